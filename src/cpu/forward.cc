@@ -1,0 +1,167 @@
+// CPU forward: for each (batch, kv head), K^T and V are packed once into fp32 blocks; threads
+// then take (query head, query block) tiles, longest first, and run the online softmax over the
+// key blocks the mask lets the tile see. Extra memory: O(seqlen * head_dim), never seqlen^2.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "cpu/cpu_backend.h"
+#include "cpu/gemm.h"
+#include "cpu/pack.h"
+#include "cpu/scratch.h"
+#include "semantics/softmax.h"
+
+namespace flashattn::cpu {
+
+namespace {
+
+constexpr int kBlockM = 64;  // query rows per tile
+constexpr int kBlockN = 64;  // keys per block
+static_assert(kBlockN % kW == 0, "key blocks must be whole vectors");
+static_assert(kBlockN % 4 == 0, "dropout draws 4 columns per Philox call");
+
+struct Tile {
+  int head_in_group;
+  int row0;
+};
+
+struct ThreadBuffers {
+  Buffer q, s, o, m, l;
+  ThreadBuffers(int d, int dvp) : q(kBlockM * d), s(kBlockM * kBlockN), o(kBlockM * dvp), m(kBlockM), l(kBlockM) {}
+};
+
+// Applies the modifiers and the mask to one row of raw dot products in place.
+void modify_row(const Problem& p, const semantics::ScoreMod<float>& mod, const semantics::Mask& mask,
+                bool unmasked, int i, int col0, float* s) {
+  if (p.softcap > 0 || p.alibi) {
+    for (int j = 0; j < kBlockN; ++j) s[j] = mod.apply(s[j], i, col0 + j);
+  } else {
+    const vfloat scale = vbroadcast(mod.scale);
+    for (int j = 0; j < kBlockN; j += kW) vstore(s + j, vload(s + j) * scale);
+  }
+  if (!unmasked)
+    for (int j = 0; j < kBlockN; ++j)
+      if (!mask.visible(i, col0 + j)) s[j] = -INFINITY;
+}
+
+void run_tile(const Problem& p, int b, int hk, const Tile& t, const float* kt, const float* vp,
+              ThreadBuffers& tb) {
+  const int d = p.head_dim, dv = p.head_dim_v, dvp = pad_to_vec(dv);
+  const int h = hk * p.group() + t.head_in_group;
+  const int sq = p.seqlen_q(b);
+  const int r0 = t.row0, n = std::min(kBlockM, sq - r0);
+  const semantics::Mask mask = p.mask(b);
+  const semantics::ScoreMod<float> mod = p.score_mod<float>(b, h);
+  const uint64_t bh = uint64_t(b) * p.num_heads + h;
+
+  int klo, khi;
+  mask.key_range(r0, r0 + n, &klo, &khi);
+  float* q = tb.q.data();
+  float* s = tb.s.data();
+  float* o = tb.o.data();
+  float* m = tb.m.data();
+  float* l = tb.l.data();
+  for (int r = 0; r < n; ++r) {
+    m[r] = -INFINITY;
+    l[r] = 0.0f;
+  }
+  std::fill(o, o + int64_t(n) * dvp, 0.0f);
+  load_tile(p.q, p.row_begin_q(b), b, h, r0, n, n, d, q, d);
+
+  for (int kb = klo / kBlockN; kb * kBlockN < khi; ++kb) {
+    const int c0 = kb * kBlockN;
+    gemm<false>(n, kBlockN, d, q, d, kt + int64_t(kb) * d * kBlockN, kBlockN, s, kBlockN);
+    const bool unmasked = mask.tile_unmasked(r0, r0 + n, c0, c0 + kBlockN);
+    for (int r = 0; r < n; ++r) {
+      float* sr = s + r * kBlockN;
+      const int i = r0 + r;
+      modify_row(p, mod, mask, unmasked, i, c0, sr);
+      vfloat vm = vbroadcast(-INFINITY);
+      for (int j = 0; j < kBlockN; j += kW) vm = vmax(vm, vload(sr + j));
+      const float m_new = std::max(m[r], hmax(vm));
+      if (m_new == -INFINITY) {  // nothing visible yet in this row: P = 0
+        std::fill(sr, sr + kBlockN, 0.0f);
+        continue;
+      }
+      const float alpha = m[r] == -INFINITY ? 0.0f : std::exp(m[r] - m_new);
+      const vfloat shift = vbroadcast(m_new);
+      vfloat vs{};
+      for (int j = 0; j < kBlockN; j += kW) {
+        const vfloat e = vexp(vload(sr + j) - shift);
+        vstore(sr + j, e);
+        vs += e;
+      }
+      l[r] = l[r] * alpha + hsum(vs);
+      m[r] = m_new;
+      if (alpha != 1.0f) {
+        float* orow = o + int64_t(r) * dvp;
+        const vfloat va = vbroadcast(alpha);
+        for (int c = 0; c < dvp; c += kW) vstore(orow + c, vload(orow + c) * va);
+      }
+      // Dropout after the row sum: the normalizer counts every weight, kept or not.
+      if (p.dropout.enabled())
+        for (int j = 0; j < kBlockN; j += 4) {
+          const uint32_t keep = p.dropout.keep_bits4(bh, i, (c0 + j) >> 2);
+          for (int u = 0; u < 4; ++u)
+            if (!((keep >> u) & 1u)) sr[j + u] = 0.0f;
+        }
+    }
+    gemm<true>(n, dvp, kBlockN, s, kBlockN, vp + int64_t(c0) * dvp, dvp, o, dvp);
+  }
+
+  const float keep_scale = p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+  for (int r = 0; r < n; ++r) {
+    float inv, lse;
+    semantics::softmax_finalize(m[r], l[r], &inv, &lse);
+    float* orow = o + int64_t(r) * dvp;
+    const float f = inv * keep_scale;
+    for (int c = 0; c < dv; ++c) orow[c] *= f;
+    if (p.has_lse)
+      static_cast<float*>(p.lse.data)[p.lse.index(p.row_begin_q(b), b, r0 + r, h)] = lse;
+  }
+  store_tile(p.out, p.row_begin_q(b), b, h, r0, n, dv, o, dvp, 1.0f);
+}
+
+}  // namespace
+
+int resolve_threads(int num_threads) { return num_threads > 0 ? num_threads : omp_get_num_procs(); }
+
+void forward(const Problem& p, int num_threads) {
+  const int d = p.head_dim, dvp = pad_to_vec(p.head_dim_v);
+  const int max_kb = (p.max_seqlen_k + kBlockN - 1) / kBlockN;
+  // K^T as [block][d][kBlockN] and V as [key][dvp], both zero padded: shared by the threads.
+  Buffer kt(std::max<int64_t>(1, int64_t(max_kb) * d * kBlockN));
+  Buffer vp(std::max<int64_t>(1, int64_t(max_kb) * kBlockN * dvp));
+  std::vector<Tile> tiles;
+
+#pragma omp parallel num_threads(resolve_threads(num_threads))
+  {
+    ThreadBuffers tb(d, dvp);
+    for (int b = 0; b < p.batch; ++b) {
+      const int sq = p.seqlen_q(b), sk = p.seqlen_k(b);
+      if (sq == 0) continue;
+      const int nkb = (sk + kBlockN - 1) / kBlockN;
+#pragma omp single
+      {
+        // Longest tiles first: under a causal mask the last query blocks see the most keys.
+        tiles.clear();
+        for (int r0 = ((sq - 1) / kBlockM) * kBlockM; r0 >= 0; r0 -= kBlockM)
+          for (int g = 0; g < p.group(); ++g) tiles.push_back({g, r0});
+      }
+      for (int hk = 0; hk < p.num_heads_kv; ++hk) {
+#pragma omp for schedule(static)
+        for (int kb = 0; kb < nkb; ++kb) {
+          const int c0 = kb * kBlockN, nc = std::min(kBlockN, sk - c0);
+          load_tile_transposed(p.k, p.row_begin_k(b), b, hk, c0, nc, d, kt.data() + int64_t(kb) * d * kBlockN, kBlockN);
+          load_tile(p.v, p.row_begin_k(b), b, hk, c0, nc, kBlockN, p.head_dim_v, vp.data() + int64_t(c0) * dvp, dvp);
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (size_t t = 0; t < tiles.size(); ++t) run_tile(p, b, hk, tiles[t], kt.data(), vp.data(), tb);
+      }
+    }
+  }
+}
+
+}  // namespace flashattn::cpu

@@ -1,0 +1,208 @@
+// Naive attention in double precision (or emulating the problem's dtype), one query row at a
+// time: scores of the row -> modifiers -> mask -> softmax -> dropout -> weighted sum of values.
+#include "reference/reference.h"
+
+#include <cmath>
+#include <limits>
+
+#include "common/dtype.h"
+#include "semantics/softmax.h"
+
+namespace flashattn::reference {
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// Rounds to the problem dtype in LowPrecision mode; the identity in Exact mode.
+struct Rounder {
+  bool low = false;
+  DType dtype = DType::Float32;
+  double operator()(double x) const { return low ? double(round_to(dtype, float(x))) : x; }
+};
+
+double load(const Operand& o, int64_t row_begin, int b, int64_t r, int h, int c) {
+  return double(load_float(o.data, o.dtype, o.index(row_begin, b, r, h) + c));
+}
+
+// Everything about one query row that forward and backward need.
+struct Row {
+  std::vector<double> qs;    // the query as used in the dot products (scaled first when low)
+  std::vector<double> dot;   // raw dot products (low: of the scaled query)
+  std::vector<double> p;     // softmax probabilities (0 for masked keys)
+  std::vector<double> keep;  // dropout factor: 0, or 1 (low: v is pre-scaled instead), per key
+  double lse = kNegInf;
+};
+
+void compute_row(const Problem& p, const Rounder& rd, int b, int h, int i, Row* row) {
+  const int sk = p.seqlen_k(b), hk = p.kv_head(h), d = p.head_dim;
+  const semantics::Mask mask = p.mask(b);
+  semantics::ScoreMod<double> mod = p.score_mod<double>(b, h);
+  row->qs.assign(d, 0.0);
+  for (int c = 0; c < d; ++c) {
+    const double qv = load(p.q, p.row_begin_q(b), b, i, h, c);
+    // A low-precision naive implementation scales q first (q * scale, rounded).
+    row->qs[c] = rd.low ? rd(qv * p.softmax_scale) : qv;
+  }
+  row->dot.assign(sk, 0.0);
+  std::vector<double> s(sk, kNegInf);
+  double mx = kNegInf;
+  for (int j = 0; j < sk; ++j) {
+    double acc = 0.0;
+    for (int c = 0; c < d; ++c) acc += row->qs[c] * load(p.k, p.row_begin_k(b), b, j, hk, c);
+    row->dot[j] = rd(acc);
+    if (!mask.visible(i, j)) continue;
+    double v;
+    if (rd.low) {
+      v = row->dot[j];
+      if (p.softcap > 0) v = rd(p.softcap * rd(std::tanh(rd(v / p.softcap))));
+      if (p.alibi) v = rd(v + mod.alibi_bias(i, j));
+    } else {
+      v = mod.apply(row->dot[j], i, j);
+    }
+    s[j] = v;
+    mx = std::max(mx, v);
+  }
+  double sum = 0.0;
+  for (int j = 0; j < sk; ++j) sum += s[j] == kNegInf ? 0.0 : std::exp(s[j] - mx);
+  double inv = 0.0;
+  semantics::softmax_finalize(mx, sum, &inv, &row->lse);
+  row->p.assign(sk, 0.0);
+  row->keep.assign(sk, 1.0);
+  const uint64_t bh = uint64_t(b) * p.num_heads + h;
+  for (int j = 0; j < sk; ++j) {
+    const double prob = s[j] == kNegInf ? 0.0 : std::exp(s[j] - mx) * inv;
+    // Softmax runs in fp32 and its result is stored in the dtype.
+    row->p[j] = rd.low ? double(round_to(p.dtype, float(prob))) : prob;
+    if (p.dropout.enabled() && !p.dropout.keep(bh, i, j)) row->keep[j] = 0.0;
+    else if (p.dropout.enabled() && !rd.low) row->keep[j] = double(p.dropout.keep_scale);
+  }
+}
+
+// The value row j of kv head hk as the weighted sum uses it (low + dropout: v * keep_scale,
+// rounded, as a naive implementation pre-scales v).
+double value(const Problem& p, const Rounder& rd, int b, int hk, int j, int c) {
+  const double v = load(p.v, p.row_begin_k(b), b, j, hk, c);
+  if (rd.low && p.dropout.enabled()) return rd(v * double(p.dropout.keep_scale));
+  return v;
+}
+
+void forward_impl(const Problem& p, const Rounder& rd, ForwardResult* res) {
+  const int H = p.num_heads, dv = p.head_dim_v;
+  res->out.assign(size_t(p.total_q) * H * dv, 0.0);
+  res->lse.assign(size_t(p.total_q) * H, kNegInf);
+  Row row;
+  std::vector<double> acc(dv);
+  for (int b = 0; b < p.batch; ++b)
+    for (int h = 0; h < H; ++h)
+      for (int i = 0; i < p.seqlen_q(b); ++i) {
+        compute_row(p, rd, b, h, i, &row);
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (int j = 0; j < p.seqlen_k(b); ++j) {
+          const double w = row.p[j] * row.keep[j];
+          if (w == 0.0) continue;
+          for (int c = 0; c < dv; ++c) acc[c] += w * value(p, rd, b, p.kv_head(h), j, c);
+        }
+        const int64_t token = p.cu_q[b] + i;
+        for (int c = 0; c < dv; ++c) res->out[(token * H + h) * dv + c] = rd(acc[c]);
+        res->lse[token * H + h] = row.lse;
+      }
+}
+
+}  // namespace
+
+ForwardResult forward(const ForwardArgs& args, Rounding rounding) {
+  const Problem p = make_problem(args, Backend::Cpu);
+  ForwardResult res;
+  forward_impl(p, Rounder{rounding == Rounding::LowPrecision, p.dtype}, &res);
+  return res;
+}
+
+void forward_row(const Problem& p, int b, int h, int i, double* out_row, double* lse) {
+  Row row;
+  const Rounder rd;
+  compute_row(p, rd, b, h, i, &row);
+  for (int c = 0; c < p.head_dim_v; ++c) out_row[c] = 0.0;
+  for (int j = 0; j < p.seqlen_k(b); ++j) {
+    const double w = row.p[j] * row.keep[j];
+    if (w == 0.0) continue;
+    for (int c = 0; c < p.head_dim_v; ++c) out_row[c] += w * value(p, rd, b, p.kv_head(h), j, c);
+  }
+  *lse = row.lse;
+}
+
+BackwardResult backward(const BackwardArgs& args, Rounding rounding) {
+  const Problem p = make_problem(args, Backend::Cpu);
+  const Rounder rd{rounding == Rounding::LowPrecision, p.dtype};
+  const int H = p.num_heads, Hk = p.num_heads_kv, d = p.head_dim, dv = p.head_dim_v;
+  BackwardResult res;
+  res.dq.assign(size_t(p.total_q) * H * d, 0.0);
+  res.dk.assign(size_t(p.total_k) * Hk * d, 0.0);
+  res.dv.assign(size_t(p.total_k) * Hk * dv, 0.0);
+  const double keep_scale = p.dropout.enabled() ? double(p.dropout.keep_scale) : 1.0;
+
+  Row row;
+  std::vector<double> out(dv), dout(dv), dz, ds, dq(d);
+  for (int b = 0; b < p.batch; ++b) {
+    const int sk = p.seqlen_k(b);
+    dz.resize(sk);
+    ds.resize(sk);
+    for (int h = 0; h < H; ++h) {
+      const int hk = p.kv_head(h);
+      const semantics::ScoreMod<double> mod = p.score_mod<double>(b, h);
+      for (int i = 0; i < p.seqlen_q(b); ++i) {
+        compute_row(p, rd, b, h, i, &row);
+        for (int c = 0; c < dv; ++c) {
+          out[c] = 0.0;
+          dout[c] = load(p.dout, p.row_begin_q(b), b, i, h, c);
+        }
+        // dZ = dO . V^T, dP = dZ * keep; D = sum_j P_j dP_j (= rowsum(dO * O)).
+        double D = 0.0;
+        for (int j = 0; j < sk; ++j) {
+          double acc = 0.0;
+          for (int c = 0; c < dv; ++c) acc += dout[c] * value(p, rd, b, hk, j, c);
+          dz[j] = rd(acc);
+          const double dp = dz[j] * row.keep[j];
+          D += row.p[j] * dp;
+        }
+        for (int j = 0; j < sk; ++j) {
+          const double dp = dz[j] * row.keep[j];
+          double g = rd(row.p[j] * (dp - D));
+          if (g != 0.0) {
+            if (rd.low) {
+              if (p.softcap > 0) {
+                const double t = rd(std::tanh(rd(row.dot[j] / p.softcap)));
+                g = rd(g * (1.0 - t * t));
+              }
+            } else {
+              g *= mod.grad(row.dot[j]);
+            }
+          }
+          ds[j] = g;
+        }
+        // dq_i = sum_j dS_j k_j (low: then times scale); dk_j += dS_j q_i; dv_j += Z_j dO_i.
+        std::fill(dq.begin(), dq.end(), 0.0);
+        for (int j = 0; j < sk; ++j) {
+          const int64_t kt = p.cu_k[b] + j;
+          if (ds[j] != 0.0)
+            for (int c = 0; c < d; ++c) {
+              dq[c] += ds[j] * load(p.k, p.row_begin_k(b), b, j, hk, c);
+              res.dk[(kt * Hk + hk) * d + c] += ds[j] * row.qs[c];
+            }
+          const double z = row.p[j] * row.keep[j];
+          if (z != 0.0)
+            for (int c = 0; c < dv; ++c) res.dv[(kt * Hk + hk) * dv + c] += z * dout[c];
+        }
+        const int64_t qt = p.cu_q[b] + i;
+        for (int c = 0; c < d; ++c)
+          res.dq[(qt * H + h) * d + c] = rd.low ? rd(rd(dq[c]) * p.softmax_scale) : dq[c];
+      }
+    }
+  }
+  if (rd.low) {
+    for (double& x : res.dk) x = rd(x);
+    for (double& x : res.dv) x = rd(rd(x) * keep_scale);
+  }
+  return res;
+}
+
+}  // namespace flashattn::reference

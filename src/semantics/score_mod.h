@@ -1,0 +1,40 @@
+// Score modifiers, applied in a fixed order to the raw dot product q_i . k_j:
+//   scale -> softcap -> ALiBi  (then mask -> softmax -> dropout, elsewhere).
+// Softcap comes before masking: applied to -inf, tanh would turn a masked score into -cap.
+#pragma once
+
+#include "semantics/config.h"
+
+namespace flashattn::semantics {
+
+template <typename T>
+struct ScoreMod {
+  T scale = T(1);
+  T softcap = T(0);      // 0: off
+  T alibi_slope = T(0);  // 0: off; the slope of this (batch, head)
+  int64_t diag_offset = 0;  // seqlen_k - seqlen_q
+
+  FA_HD T alibi_bias(int i, int j) const {
+    return -alibi_slope * fa_abs(T(int64_t(i) + diag_offset - j));
+  }
+
+  // The modified score of query i and key j from their raw dot product.
+  FA_HD T apply(T dot, int i, int j) const {
+    T s = dot * scale;
+    if (softcap > T(0)) s = softcap * fa_tanh(s / softcap);
+    if (alibi_slope != T(0)) s += alibi_bias(i, j);
+    return s;
+  }
+
+  // d(apply)/d(dot), for the backward pass: scale * (1 - tanh^2) under softcap, else scale.
+  // ALiBi adds a constant and does not change it.
+  FA_HD T grad(T dot) const {
+    if (softcap > T(0)) {
+      const T t = fa_tanh(dot * scale / softcap);
+      return scale * (T(1) - t * t);
+    }
+    return scale;
+  }
+};
+
+}  // namespace flashattn::semantics

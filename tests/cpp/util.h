@@ -1,0 +1,142 @@
+// Test helpers: host tensors with poisoned guard bands, random data, and the tolerance rule
+//   fp16/bf16: max|ours - ref| <= 2 * max|naive_lowprec - ref| + floor,  floor = 1e-5 * max(1, max|ref|)
+//   fp32:      max|ours - ref| <= 1e-5 * max(1e-30, max|ref|)
+// NaN never passes.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "flashattn/flashattn.h"
+
+namespace flashattn::test {
+
+// A tensor in host memory, densely packed in its shape, surrounded by guard bands of poison.
+struct HostTensor {
+  static constexpr int64_t kGuard = 64;  // elements of poison before and after
+  std::vector<uint8_t> bytes;
+  TensorView view;
+
+  HostTensor() = default;
+  HostTensor(DType dtype, std::vector<int64_t> shape) { init(dtype, shape); }
+
+  void init(DType dtype, const std::vector<int64_t>& shape) {
+    const int64_t es = int64_t(dtype_size(dtype));
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    bytes.assign(size_t((n + 2 * kGuard) * es), 0);
+    view = TensorView{};
+    view.data = bytes.data() + kGuard * es;
+    view.dtype = dtype;
+    view.rank = int(shape.size());
+    int64_t stride = 1;
+    for (int d = view.rank - 1; d >= 0; --d) {
+      view.shape[d] = shape[d];
+      view.stride[d] = stride;
+      stride *= shape[d];
+    }
+    poison();
+  }
+  int64_t numel() const { return view.numel(); }
+  float get(int64_t i) const { return load_float(view.data, view.dtype, i); }
+  void set(int64_t i, float x) { store_float(view.data, view.dtype, i, x); }
+
+  // Fill everything (guards included) with a NaN pattern.
+  void poison() {
+    const int64_t es = int64_t(dtype_size(view.dtype));
+    for (size_t i = 0; i + es <= bytes.size(); i += size_t(es)) {
+      if (es == 4) {
+        const uint32_t nan = 0x7fc0dead;
+        std::memcpy(&bytes[i], &nan, 4);
+      } else {
+        const uint16_t nan = 0x7fff;
+        std::memcpy(&bytes[i], &nan, 2);
+      }
+    }
+  }
+  // True iff the guard bands still hold the poison.
+  bool guards_intact() const {
+    const int64_t es = int64_t(dtype_size(view.dtype));
+    const uint8_t* begin = static_cast<const uint8_t*>(view.data);
+    const uint8_t* end = begin + numel() * es;
+    auto check = [&](const uint8_t* p) {
+      if (es == 4) {
+        uint32_t u;
+        std::memcpy(&u, p, 4);
+        return u == 0x7fc0deadu;
+      }
+      uint16_t u;
+      std::memcpy(&u, p, 2);
+      return u == 0x7fff;
+    };
+    for (const uint8_t* p = bytes.data(); p < begin; p += es)
+      if (!check(p)) return false;
+    for (const uint8_t* p = end; p < bytes.data() + bytes.size(); p += es)
+      if (!check(p)) return false;
+    return true;
+  }
+  void fill_normal(std::mt19937_64& rng, float stddev = 1.0f, float mean = 0.0f) {
+    std::normal_distribution<float> dist(mean, stddev);
+    for (int64_t i = 0; i < numel(); ++i) set(i, dist(rng));
+  }
+  void fill_uniform(std::mt19937_64& rng, float lo, float hi) {
+    std::uniform_real_distribution<float> dist(lo, hi);
+    for (int64_t i = 0; i < numel(); ++i) set(i, dist(rng));
+  }
+  std::vector<double> to_double() const {
+    std::vector<double> out(static_cast<size_t>(numel()));
+    for (int64_t i = 0; i < numel(); ++i) out[size_t(i)] = get(i);
+    return out;
+  }
+};
+
+struct Comparison {
+  double max_err = 0;    // max |ours - ref|
+  double lowp_err = 0;   // max |naive low precision - ref|
+  double ref_max = 0;    // max |ref|
+  double bound = 0;
+  int64_t nan_count = 0;
+  int64_t worst = -1;
+  bool ok = false;
+  std::string describe(const std::string& what) const {
+    return what + ": max_err=" + std::to_string(max_err) + " bound=" + std::to_string(bound) +
+           " lowp_err=" + std::to_string(lowp_err) + " ref_max=" + std::to_string(ref_max) +
+           " nan=" + std::to_string(nan_count) + " worst_index=" + std::to_string(worst);
+  }
+};
+
+// Applies the tolerance rule. `lowp` may be empty for float32.
+inline Comparison compare(DType dtype, const std::vector<double>& ours, const std::vector<double>& ref,
+                          const std::vector<double>& lowp) {
+  Comparison c;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    if (std::isnan(ours[i]) || std::isnan(ref[i])) {
+      // A NaN in ours never passes; a NaN in the reference means the test itself is broken.
+      ++c.nan_count;
+      continue;
+    }
+    const bool both_inf = std::isinf(ours[i]) && std::isinf(ref[i]) && (ours[i] > 0) == (ref[i] > 0);
+    const double e = both_inf ? 0.0 : std::fabs(ours[i] - ref[i]);
+    if (!(e <= c.max_err)) {
+      c.max_err = e;
+      c.worst = int64_t(i);
+    }
+    if (!std::isinf(ref[i])) c.ref_max = std::max(c.ref_max, std::fabs(ref[i]));
+    if (!lowp.empty() && !std::isinf(ref[i])) c.lowp_err = std::max(c.lowp_err, std::fabs(lowp[i] - ref[i]));
+  }
+  if (dtype == DType::Float32)
+    c.bound = 1e-5 * std::max(1e-30, c.ref_max);
+  else
+    c.bound = 2.0 * c.lowp_err + 1e-5 * std::max(1.0, c.ref_max);
+  c.ok = c.nan_count == 0 && c.max_err <= c.bound;
+  return c;
+}
+
+}  // namespace flashattn::test

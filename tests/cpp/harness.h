@@ -3,6 +3,7 @@
 // out, lse, dq, dk, dv. Outputs are poisoned before each run and their guard bands checked.
 #pragma once
 
+#include <optional>
 #include <sstream>
 
 #include "reference/reference.h"
@@ -22,6 +23,9 @@ struct Spec {
   uint64_t seed = 1;
   Backend backend = Backend::Cpu;
   int num_threads = 0;
+  float qk_std = 1.0f;                 // standard deviation of q and k (large logits: 100)
+  std::optional<float> softmax_scale;  // unset: the library's default 1 / sqrt(head_dim)
+  bool deterministic = false;
 
   int dv() const { return head_dim_v < 0 ? head_dim : head_dim_v; }
   bool varlen() const { return !lens_q.empty(); }
@@ -30,7 +34,9 @@ struct Spec {
     s << dtype_name(dtype) << " b=" << batch << " sq=" << seqlen_q << " sk=" << seqlen_k << " h=" << heads
       << "/" << heads_kv << " d=" << head_dim << "/" << dv() << " causal=" << causal << " win=("
       << window_left << "," << window_right << ") softcap=" << softcap << " alibi=" << alibi
-      << " dropout=" << dropout << " seed=" << seed;
+      << " dropout=" << dropout << " seed=" << seed << " threads=" << num_threads;
+    if (qk_std != 1.0f) s << " qk_std=" << qk_std;
+    if (softmax_scale) s << " scale=" << *softmax_scale;
     if (varlen()) {
       s << " varlen q=[";
       for (int l : lens_q) s << l << " ";
@@ -74,8 +80,8 @@ struct Case {
     dv.init(s.dtype, shape(s.seqlen_k, total_k, s.heads_kv, s.dv()));
     lse.init(DType::Float32, vl ? std::vector<int64_t>{s.heads, total_q}
                                 : std::vector<int64_t>{s.batch, s.heads, s.seqlen_q});
-    q.fill_normal(rng);
-    k.fill_normal(rng);
+    q.fill_normal(rng, s.qk_std);
+    k.fill_normal(rng, s.qk_std);
     v.fill_normal(rng);
     dout.fill_normal(rng);
     if (s.alibi == 1) alibi.init(DType::Float32, {s.heads});
@@ -93,6 +99,8 @@ struct Case {
     o.dropout_p = spec.dropout;
     o.seed = spec.seed * 7919 + 13;
     o.offset = spec.seed % 5;
+    o.softmax_scale = spec.softmax_scale;
+    o.deterministic = spec.deterministic;
     return o;
   }
   Varlen varlen() const {
@@ -179,33 +187,44 @@ inline std::vector<double> lse_in_token_order(const Case& c) {
   return out;
 }
 
-inline void check_forward(const Spec& spec) {
-  Case c(spec);
-  c.run_forward();
+// Compares out and lse of a Case that has run forward against the references.
+inline void check_forward_results(const Case& c) {
+  const Spec& spec = c.spec;
   const auto exact = reference::forward(c.forward_args(), reference::Rounding::Exact);
   std::vector<double> lowp_out;
   if (spec.dtype != DType::Float32)
     lowp_out = reference::forward(c.forward_args(), reference::Rounding::LowPrecision).out;
   expect_close(spec, "out", c.out, exact.out, lowp_out);
-  // LSE is fp32 in every dtype; its yardstick is the fp32 rule scaled by the inputs' rounding.
+  // LSE is fp32 in every dtype and computed from the same (already rounded) inputs: the fp32 rule.
   const auto lse = lse_in_token_order(c);
   EXPECT_TRUE(c.lse.guards_intact()) << "lse wrote outside its bounds; " << spec.str();
   const Comparison cl = compare(DType::Float32, lse, exact.lse, {});
-  const double lse_tol = spec.dtype == DType::Float32 ? 1e-5 : 1e-5;
-  EXPECT_TRUE(cl.nan_count == 0 && cl.max_err <= lse_tol * std::max(1.0, cl.ref_max))
+  EXPECT_TRUE(cl.nan_count == 0 && cl.max_err <= 1e-5 * std::max(1.0, cl.ref_max))
       << cl.describe("lse") << "; " << spec.str();
 }
 
-inline void check_backward(const Spec& spec) {
+inline void check_forward(const Spec& spec) {
   Case c(spec);
   c.run_forward();
-  c.run_backward();
+  check_forward_results(c);
+}
+
+// Compares dq, dk, dv of a Case that has run forward and backward against the references.
+inline void check_backward_results(const Case& c) {
+  const Spec& spec = c.spec;
   const auto exact = reference::backward(c.backward_args(), reference::Rounding::Exact);
   reference::BackwardResult lowp;
   if (spec.dtype != DType::Float32) lowp = reference::backward(c.backward_args(), reference::Rounding::LowPrecision);
   expect_close(spec, "dq", c.dq, exact.dq, lowp.dq);
   expect_close(spec, "dk", c.dk, exact.dk, lowp.dk);
   expect_close(spec, "dv", c.dv, exact.dv, lowp.dv);
+}
+
+inline void check_backward(const Spec& spec) {
+  Case c(spec);
+  c.run_forward();
+  c.run_backward();
+  check_backward_results(c);
 }
 
 }  // namespace flashattn::test

@@ -29,6 +29,18 @@ struct HostTensor {
 
   HostTensor() = default;
   HostTensor(DType dtype, std::vector<int64_t> shape) { init(dtype, shape); }
+  // Copies own their bytes: the view is rebased onto the copy's buffer.
+  HostTensor(const HostTensor& other) : bytes(other.bytes), view(other.view) { rebase(other); }
+  HostTensor& operator=(const HostTensor& other) {
+    if (this != &other) {
+      bytes = other.bytes;
+      view = other.view;
+      rebase(other);
+    }
+    return *this;
+  }
+  HostTensor(HostTensor&&) = default;  // a moved vector keeps its buffer
+  HostTensor& operator=(HostTensor&&) = default;
 
   void init(DType dtype, const std::vector<int64_t>& shape) {
     const int64_t es = int64_t(dtype_size(dtype));
@@ -46,6 +58,10 @@ struct HostTensor {
       stride *= shape[d];
     }
     poison();
+  }
+  void rebase(const HostTensor& other) {
+    if (other.view.data != nullptr)
+      view.data = bytes.data() + (static_cast<const uint8_t*>(other.view.data) - other.bytes.data());
   }
   int64_t numel() const { return view.numel(); }
   float get(int64_t i) const { return load_float(view.data, view.dtype, i); }

@@ -18,7 +18,7 @@ namespace flashattn::cpu {
 namespace {
 
 constexpr int kBlockM = 64;  // query rows per tile
-constexpr int kBlockN = 64;  // keys per block
+constexpr int kBlockN = 128;  // keys per block
 static_assert(kBlockN % kW == 0, "key blocks must be whole vectors");
 static_assert(kBlockN % 4 == 0, "dropout draws 4 columns per Philox call");
 
@@ -55,6 +55,8 @@ void run_tile(const Problem& p, int b, int hk, const Tile& t, const float* kt, c
   const semantics::Mask mask = p.mask(b);
   const semantics::ScoreMod<float> mod = p.score_mod<float>(b, h);
   const uint64_t bh = uint64_t(b) * p.num_heads + h;
+  // Plain scores need only the scale, which (when positive) commutes with the row maximum.
+  const bool plain = p.softcap == 0.0f && p.alibi == nullptr && mod.scale > 0.0f;
 
   int klo, khi;
   mask.key_range(r0, r0 + n, &klo, &khi);
@@ -77,19 +79,26 @@ void run_tile(const Problem& p, int b, int hk, const Tile& t, const float* kt, c
     for (int r = 0; r < n; ++r) {
       float* sr = s + r * kBlockN;
       const int i = r0 + r;
-      modify_row(p, mod, mask, unmasked, i, c0, sr);
+      // Fast path (plain scores, whole tile visible): max of the raw dots, then one fused pass
+      // exp(scale * s - max); saves a load/store pass over the tile.
       vfloat vm = vbroadcast(-INFINITY);
+      float mul = 1.0f;
+      if (plain && unmasked) {
+        mul = mod.scale;
+      } else {
+        modify_row(p, mod, mask, unmasked, i, c0, sr);
+      }
       for (int j = 0; j < kBlockN; j += kW) vm = vmax(vm, vload(sr + j));
-      const float m_new = std::max(m[r], hmax(vm));
+      const float m_new = std::max(m[r], hmax(vm) * mul);
       if (m_new == -INFINITY) {  // nothing visible yet in this row: P = 0
         std::fill(sr, sr + kBlockN, 0.0f);
         continue;
       }
       const float alpha = m[r] == -INFINITY ? 0.0f : std::exp(m[r] - m_new);
-      const vfloat shift = vbroadcast(m_new);
+      const vfloat shift = vbroadcast(m_new), vmul = vbroadcast(mul);
       vfloat vs{};
       for (int j = 0; j < kBlockN; j += kW) {
-        const vfloat e = vexp(vload(sr + j) - shift);
+        const vfloat e = vexp(vload(sr + j) * vmul - shift);
         vstore(sr + j, e);
         vs += e;
       }
@@ -126,7 +135,7 @@ void run_tile(const Problem& p, int b, int hk, const Tile& t, const float* kt, c
 
 }  // namespace
 
-int resolve_threads(int num_threads) { return num_threads > 0 ? num_threads : omp_get_num_procs(); }
+int resolve_threads(int num_threads) { return num_threads > 0 ? num_threads : omp_get_max_threads(); }
 
 void forward(const Problem& p, int num_threads) {
   const int d = p.head_dim, dvp = pad_to_vec(p.head_dim_v);

@@ -1,5 +1,5 @@
 // The CPU backend's one matrix kernel: C[M x N] (+)= A[M x K] * B[K x N], fp32, row-major, with
-// register blocking (6 rows x 2 vectors of accumulators). N must be a multiple of kW: callers
+// register blocking (8 rows x 2 vectors of accumulators: 8 rows measured ~5% faster than 6 on Zen 4). N must be a multiple of kW: callers
 // pad packed operands with zero columns, so there is no column remainder to handle.
 #pragma once
 
@@ -38,8 +38,10 @@ template <bool kAccumulate>
 inline void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
                  int ldc) {
   int m = 0;
-  for (; m + 6 <= M; m += 6) gemm_rows<6, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc);
+  for (; m + 8 <= M; m += 8) gemm_rows<8, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc);
   switch (M - m) {
+    case 7: gemm_rows<7, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc); break;
+    case 6: gemm_rows<6, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc); break;
     case 5: gemm_rows<5, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc); break;
     case 4: gemm_rows<4, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc); break;
     case 3: gemm_rows<3, kAccumulate>(N, K, A + m * lda, lda, B, ldb, C + m * ldc, ldc); break;

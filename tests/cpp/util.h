@@ -143,12 +143,14 @@ struct Comparison {
   double ref_max = 0;    // max |ref|
   double bound = 0;
   int64_t nan_count = 0;
+  int64_t lowp_nonfinite = 0;  // elements where the low-precision yardstick is inf or NaN
   int64_t worst = -1;
   bool ok = false;
   std::string describe(const std::string& what) const {
     return what + ": max_err=" + std::to_string(max_err) + " bound=" + std::to_string(bound) +
            " lowp_err=" + std::to_string(lowp_err) + " ref_max=" + std::to_string(ref_max) +
-           " nan=" + std::to_string(nan_count) + " worst_index=" + std::to_string(worst);
+           " nan=" + std::to_string(nan_count) + " lowp_nonfinite=" + std::to_string(lowp_nonfinite) +
+           " worst_index=" + std::to_string(worst);
   }
 };
 
@@ -169,11 +171,17 @@ inline Comparison compare(DType dtype, const std::vector<double>& ours, const st
       c.worst = int64_t(i);
     }
     if (!std::isinf(ref[i])) c.ref_max = std::max(c.ref_max, std::fabs(ref[i]));
-    if (!lowp.empty() && !std::isinf(ref[i])) c.lowp_err = std::max(c.lowp_err, std::fabs(lowp[i] - ref[i]));
+    if (!lowp.empty() && !std::isinf(ref[i])) {
+      // A yardstick that overflowed (or went NaN) would make the bound infinite: count it as a
+      // failure of the test's configuration rather than let anything pass.
+      const double le = std::fabs(lowp[i] - ref[i]);
+      if (std::isfinite(le)) c.lowp_err = std::max(c.lowp_err, le);
+      else ++c.lowp_nonfinite;
+    }
   }
   const double floor = 1e-5 * std::max(1.0, c.ref_max);
   c.bound = dtype == DType::Float32 ? floor : 2.0 * c.lowp_err + floor;
-  c.ok = c.nan_count == 0 && c.max_err <= c.bound;
+  c.ok = c.nan_count == 0 && c.lowp_nonfinite == 0 && c.max_err <= c.bound;
   return c;
 }
 

@@ -89,6 +89,18 @@ struct Case {
     if (s.alibi) alibi.fill_uniform(rng, 0.01f, 0.5f);
   }
 
+  // Sequence lengths and flat indices in token order (varlen: cu_seqlens; padded: b * seqlen).
+  int seq_q(int b) const { return spec.varlen() ? spec.lens_q[b] : spec.seqlen_q; }
+  int seq_k(int b) const { return spec.varlen() ? spec.lens_k[b] : spec.seqlen_k; }
+  int64_t token_q(int b, int i) const { return spec.varlen() ? cu_q[b] + i : int64_t(b) * spec.seqlen_q + i; }
+  int64_t token_k(int b, int j) const { return spec.varlen() ? cu_k[b] + j : int64_t(b) * spec.seqlen_k + j; }
+  // Element index of (token, head, column) in a dense (tokens, heads, dim) layout.
+  static int64_t at(int64_t token, int head, int heads, int col, int dim) { return (token * heads + head) * dim + col; }
+  // Index of (b, h, i) in softmax_lse: (batch, heads, seqlen_q) or (heads, total_q).
+  int64_t lse_index(int b, int h, int i) const {
+    return spec.varlen() ? int64_t(h) * total_q + cu_q[b] + i : (int64_t(b) * spec.heads + h) * spec.seqlen_q + i;
+  }
+
   Options options() const {
     Options o;
     o.causal = spec.causal;

@@ -89,10 +89,10 @@ struct Observed {
   }
 };
 
-int seq_q(const Case& c, int b) { return c.spec.varlen() ? c.spec.lens_q[b] : c.spec.seqlen_q; }
-int seq_k(const Case& c, int b) { return c.spec.varlen() ? c.spec.lens_k[b] : c.spec.seqlen_k; }
-int64_t tok_q(const Case& c, int b, int i) { return c.spec.varlen() ? c.cu_q[b] + i : int64_t(b) * c.spec.seqlen_q + i; }
-int64_t tok_k(const Case& c, int b, int j) { return c.spec.varlen() ? c.cu_k[b] + j : int64_t(b) * c.spec.seqlen_k + j; }
+int seq_q(const Case& c, int b) { return c.seq_q(b); }
+int seq_k(const Case& c, int b) { return c.seq_k(b); }
+int64_t tok_q(const Case& c, int b, int i) { return c.token_q(b, i); }
+int64_t tok_k(const Case& c, int b, int j) { return c.token_k(b, j); }
 
 Observed empty_observed(const Case& c) {
   Observed o;

@@ -116,6 +116,13 @@ const std::vector<Flag>& flags() {
        [](BenchConfig& c, const std::string& v) {
          c.naive_limit_gib = parse_real("--naive-limit-gib", v, 0.0, 1e9, "a number of GiB >= 0");
        }},
+      {"--grad-check", true,
+       [](BenchConfig& c, const std::string& v) {
+         if (v == "auto") c.grad_check = GradCheck::Auto;
+         else if (v == "full") c.grad_check = GradCheck::Full;
+         else if (v == "sampled") c.grad_check = GradCheck::Sampled;
+         else bad_value("--grad-check", v, "auto, full or sampled");
+       }},
       {"--json", false, [](BenchConfig& c, const std::string&) { c.json = true; }},
   };
   return table;
@@ -181,6 +188,9 @@ bench options (defaults in brackets):
   --impl I             flashattn, naive or both [both]
   --no-naive           same as --impl flashattn
   --naive-limit-gib X  skip the naive run when its score buffers need more [4]
+  --grad-check G       auto, full (dq, dk, dv against the full double reference) or sampled
+                       (dq on sampled rows) [auto: full up to batch*heads*seqlen_q*seqlen_k*
+                       head_dim = 2e9, about a minute of the single-threaded reference]
   --json               print one JSON object on stdout instead of the report
 
 Flags also take --flag=value. Exit status: 0 success, 1 library or runtime error,

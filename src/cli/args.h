@@ -21,6 +21,9 @@ class UsageError : public std::runtime_error {
 // Which implementations `bench` runs.
 enum class Impl { Both, Flash, Naive };
 
+// How gradients are checked: Auto is Full up to a problem size, then Sampled (see bench.cc).
+enum class GradCheck { Auto, Full, Sampled };
+
 struct BenchConfig {
   int batch = 2;
   int seqlen_q = 4096;
@@ -43,7 +46,8 @@ struct BenchConfig {
   int threads = 0;  // 0: every core
   uint64_t seed = 0;
   Impl impl = Impl::Both;
-  double naive_limit_gib = 4.0;  // the naive run is skipped when its score buffers exceed this
+  double naive_limit_gib = 4.0;
+  GradCheck grad_check = GradCheck::Auto;  // the naive run is skipped when its score buffers exceed this
   bool json = false;
 
   int sk() const { return seqlen_k < 0 ? seqlen_q : seqlen_k; }

@@ -49,6 +49,7 @@ void json_pass(JsonWriter& j, const char* name, const PassResult& p) {
   j.field("gflops", p.tflops() * 1e3);
   j.field("scratch_bytes", uint64_t(p.scratch_bytes));
   j.field("peak_rss_bytes", uint64_t(p.peak_rss_bytes));
+  j.field("baseline_rss_bytes", uint64_t(p.baseline_rss_bytes));
   j.end_object();
 }
 

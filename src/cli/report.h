@@ -21,6 +21,7 @@ struct PassResult {
   double flops = 0.0;
   std::size_t scratch_bytes = 0;   // flashattn: the library's scratch peak; naive: its buffers
   std::size_t peak_rss_bytes = 0;  // process peak RSS during this pass (see BenchResult::rss_reset)
+  std::size_t baseline_rss_bytes = 0;  // RSS when the pass began (inputs already resident)
 
   double tflops() const { return median_ms > 0.0 ? flops / (median_ms * 1e-3) / 1e12 : 0.0; }
 };

@@ -26,6 +26,8 @@ std::size_t proc_kib_field(const char* file, const std::string& name) {
 
 std::size_t peak_rss_bytes() { return proc_kib_field("/proc/self/status", "VmHWM"); }
 
+std::size_t current_rss_bytes() { return proc_kib_field("/proc/self/status", "VmRSS"); }
+
 bool reset_peak_rss() {
   std::ofstream out("/proc/self/clear_refs");
   out << "5";

@@ -56,9 +56,14 @@ struct Options {
 // Variable-length batches: sequences packed along the token dimension. cu_seqlens_* are int32
 // arrays of batch + 1 prefix sums starting at 0, in memory the chosen backend can read
 // (host memory for the CPU backend, device memory for CUDA).
+// CUDA: validation reads the prefix sums on the host. Pass host copies in cu_seqlens_*_host
+// (same values) to avoid a synchronization; without them the library copies the device arrays
+// to the host on Context::cuda_stream and waits for that stream (cudaStreamSynchronize).
 struct Varlen {
   const int32_t* cu_seqlens_q = nullptr;
   const int32_t* cu_seqlens_k = nullptr;
+  const int32_t* cu_seqlens_q_host = nullptr;  // optional (CUDA only)
+  const int32_t* cu_seqlens_k_host = nullptr;  // optional (CUDA only)
   int batch = 0;
   int max_seqlen_q = 0;
   int max_seqlen_k = 0;
@@ -70,7 +75,9 @@ enum class Backend : int { Auto = 0, Cpu = 1, Cuda = 2 };
 const char* backend_name(Backend backend);
 
 // Scratch memory for a call. Without an allocator the library uses its own (malloc on the CPU,
-// cudaMallocAsync on the stream for CUDA).
+// cudaMallocAsync/cudaFreeAsync on the stream for CUDA). CUDA: allocate returns device memory
+// usable by work queued on Context::cuda_stream; deallocate is called once the work is queued
+// (not finished), so the allocator must be stream-ordered (as PyTorch's caching allocator is).
 struct Allocator {
   void* (*allocate)(std::size_t bytes, void* user) = nullptr;
   void (*deallocate)(void* ptr, std::size_t bytes, void* user) = nullptr;
@@ -106,6 +113,16 @@ struct RunInfo {
   Backend backend = Backend::Cpu;
   std::string path;  // e.g. "cpu", "cuda-sm80"
 };
+
+// Whether a call would run, and on which kernel path, from the same selector that runs it.
+// Broken arguments give supported = false with the validation error as the reason.
+struct Support {
+  bool supported = false;
+  std::string reason;  // why not, when unsupported
+  std::string path;    // the kernel path that would run, e.g. "cpu", "cuda-sm80"
+};
+Support is_supported(const ForwardArgs& args, const Context& context = {});
+Support is_supported(const BackwardArgs& args, const Context& context = {});
 
 RunInfo forward(const ForwardArgs& args, const Context& context = {});
 RunInfo backward(const BackwardArgs& args, const Context& context = {});

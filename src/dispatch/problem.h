@@ -45,6 +45,9 @@ struct Problem {
   // Per sequence (size batch + 1); padded tensors get 0, s, 2s, ... here too, but their
   // Operand row_begin is always 0 (the batch stride does the work).
   std::vector<int64_t> cu_q, cu_k;
+  // The caller's cu_seqlens pointers, in the backend's memory (device memory for CUDA).
+  const int32_t* cu_seqlens_q_ptr = nullptr;
+  const int32_t* cu_seqlens_k_ptr = nullptr;
 
   float softmax_scale = 1.0f;
   bool causal = false;
@@ -85,9 +88,10 @@ struct Problem {
 };
 
 // Validate arguments and build the Problem; throws Error naming the argument and the rule.
-// cu_seqlens are read through host pointers (the CPU backend's memory).
-Problem make_problem(const ForwardArgs& args, Backend backend);
-Problem make_problem(const BackwardArgs& args, Backend backend);
+// cu_seqlens are read on the host: directly for the CPU backend; for CUDA through
+// Varlen::cu_seqlens_*_host when given, else copied from the device on `cuda_stream` (a sync).
+Problem make_problem(const ForwardArgs& args, Backend backend, void* cuda_stream = nullptr);
+Problem make_problem(const BackwardArgs& args, Backend backend, void* cuda_stream = nullptr);
 
 // Resolves Backend::Auto and checks that the backend is available.
 Backend resolve_backend(const Context& context);

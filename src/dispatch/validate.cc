@@ -6,6 +6,9 @@
 #include <string>
 
 #include "dispatch/problem.h"
+#ifdef FLASHATTN_WITH_CUDA
+#include "cuda/backend.h"
+#endif
 
 namespace flashattn {
 namespace {
@@ -254,12 +257,35 @@ void check_lse(Problem& p, const TensorView& lse, bool required) {
   }
 }
 
-void read_varlen(Problem& p, const Varlen& varlen) {
+// cu_seqlens as host memory: the arrays themselves for the CPU backend; for CUDA the caller's
+// host copies, else a copy from the device into `staging` (synchronizes the stream).
+const int32_t* host_cu_seqlens(const Problem& p, const int32_t* cu, const int32_t* host_copy, const char* name,
+                               void* cuda_stream, std::vector<int32_t>* staging) {
+  if (cu == nullptr) fail(name, "must not be null for a varlen call");
+  if (p.backend != Backend::Cuda) return cu;
+  if (host_copy != nullptr) return host_copy;
+#ifdef FLASHATTN_WITH_CUDA
+  staging->resize(size_t(p.batch) + 1);
+  cuda::copy_to_host(staging->data(), cu, staging->size() * sizeof(int32_t), cuda_stream);
+  return staging->data();
+#else
+  (void)cuda_stream;
+  (void)staging;
+  fail("context.backend", "cuda is not built");
+#endif
+}
+
+void read_varlen(Problem& p, const Varlen& varlen, void* cuda_stream) {
   if (!p.varlen) return;
-  read_cu_seqlens(varlen.cu_seqlens_q, "cu_seqlens_q", p.batch, p.total_q, p.max_seqlen_q,
-                  "varlen.max_seqlen_q", &p.cu_q);
-  read_cu_seqlens(varlen.cu_seqlens_k, "cu_seqlens_k", p.batch, p.total_k, p.max_seqlen_k,
-                  "varlen.max_seqlen_k", &p.cu_k);
+  std::vector<int32_t> staging_q, staging_k;
+  const int32_t* cu_q = host_cu_seqlens(p, varlen.cu_seqlens_q, varlen.cu_seqlens_q_host, "cu_seqlens_q",
+                                        cuda_stream, &staging_q);
+  const int32_t* cu_k = host_cu_seqlens(p, varlen.cu_seqlens_k, varlen.cu_seqlens_k_host, "cu_seqlens_k",
+                                        cuda_stream, &staging_k);
+  read_cu_seqlens(cu_q, "cu_seqlens_q", p.batch, p.total_q, p.max_seqlen_q, "varlen.max_seqlen_q", &p.cu_q);
+  read_cu_seqlens(cu_k, "cu_seqlens_k", p.batch, p.total_k, p.max_seqlen_k, "varlen.max_seqlen_k", &p.cu_k);
+  p.cu_seqlens_q_ptr = varlen.cu_seqlens_q;
+  p.cu_seqlens_k_ptr = varlen.cu_seqlens_k;
 }
 
 }  // namespace
@@ -274,7 +300,7 @@ Backend resolve_backend(const Context& context) {
   return b;
 }
 
-Problem make_problem(const ForwardArgs& a, Backend backend) {
+Problem make_problem(const ForwardArgs& a, Backend backend, void* cuda_stream) {
   Problem p = common(a.q, a.k, a.v, a.out, a.varlen, a.options, backend);
   check_lse(p, a.softmax_lse, /*required=*/false);
   const TensorView* inputs[] = {&a.q, &a.k, &a.v, &a.options.alibi_slopes};
@@ -284,11 +310,11 @@ Problem make_problem(const ForwardArgs& a, Backend backend) {
     check_no_overlap(a.softmax_lse, "softmax_lse", *inputs[i], names[i]);
   }
   check_no_overlap(a.softmax_lse, "softmax_lse", a.out, "out");
-  read_varlen(p, a.varlen);
+  read_varlen(p, a.varlen, cuda_stream);
   return p;
 }
 
-Problem make_problem(const BackwardArgs& a, Backend backend) {
+Problem make_problem(const BackwardArgs& a, Backend backend, void* cuda_stream) {
   Problem p = common(a.q, a.k, a.v, a.out, a.varlen, a.options, backend);
   check_lse(p, a.softmax_lse, /*required=*/true);
   check_defined(a.dout, "dout");
@@ -323,7 +349,7 @@ Problem make_problem(const BackwardArgs& a, Backend backend) {
     for (int o2 = 0; o2 < o; ++o2)
       check_no_overlap(*outputs[o], out_names[o], *outputs[o2], out_names[o2]);
   }
-  read_varlen(p, a.varlen);
+  read_varlen(p, a.varlen, cuda_stream);
   p.dout = operand_of(a.dout, p.varlen);
   p.dq = operand_of(a.dq, p.varlen);
   p.dk = operand_of(a.dk, p.varlen);

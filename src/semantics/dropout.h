@@ -24,7 +24,7 @@ FA_HD uint32_t mulhilo32(uint32_t a, uint32_t b, uint32_t* hi) {
 FA_HD Philox4 philox4x32_10(Philox4 ctr, uint32_t key0, uint32_t key1) {
   constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
   constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
   for (int round = 0; round < 10; ++round) {

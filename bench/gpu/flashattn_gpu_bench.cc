@@ -1,0 +1,150 @@
+// Times flashattn's CUDA forward and backward on given shapes and prints one JSON record per
+// line (bench/gpu_bench.py merges them with the peers'). CUDA events around each call, warm-up
+// first, the median of --iters runs. Inputs are random (never zeros).
+//   flashattn_gpu_bench --shapes "hdim,seqlen,causal;..." [--tokens 16384] [--model-dim 2048]
+//                       [--iters 30] [--warmup 5] [--pass fwd|bwd|both] [--dtype bf16|fp16]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flashattn/flashattn.h"
+
+using namespace flashattn;
+
+namespace {
+
+void ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+__attribute__((noinline)) void fill_random(void* dev, size_t elems, uint32_t seed) {
+  std::vector<uint16_t> h(elems);
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (auto& x : h) {  // bf16 and fp16 both get a small normal-ish value from the top bits of a float
+    float f = nd(rng);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    x = uint16_t(u >> 16);
+  }
+  ok(cudaMemcpy(dev, h.data(), elems * 2, cudaMemcpyHostToDevice), "upload");
+}
+
+template <typename F>
+double median_ms(F&& f, int warmup, int iters, cudaStream_t s) {
+  for (int i = 0; i < warmup; ++i) f();
+  std::vector<float> t;
+  cudaEvent_t a, b;
+  ok(cudaEventCreate(&a), "event");
+  ok(cudaEventCreate(&b), "event");
+  for (int i = 0; i < iters; ++i) {
+    ok(cudaEventRecord(a, s), "record");
+    f();
+    ok(cudaEventRecord(b, s), "record");
+    ok(cudaEventSynchronize(b), "sync");
+    float ms;
+    ok(cudaEventElapsedTime(&ms, a, b), "elapsed");
+    t.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string shapes = "128,8192,0", pass = "both", dtype = "bf16";
+  int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--shapes") shapes = v;
+    else if (k == "--tokens") tokens = std::atoi(v.c_str());
+    else if (k == "--model-dim") model_dim = std::atoi(v.c_str());
+    else if (k == "--iters") iters = std::atoi(v.c_str());
+    else if (k == "--warmup") warmup = std::atoi(v.c_str());
+    else if (k == "--pass") pass = v;
+    else if (k == "--dtype") dtype = v;
+    else {
+      std::fprintf(stderr, "unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  if (!backend_available(Backend::Cuda)) {
+    std::fprintf(stderr, "no CUDA device\n");
+    return 1;
+  }
+  const DType dt = dtype == "fp16" ? DType::Float16 : DType::BFloat16;
+  cudaStream_t stream;
+  ok(cudaStreamCreate(&stream), "stream");
+  std::stringstream ss(shapes);
+  std::string item;
+  while (std::getline(ss, item, ';')) {
+    int d = 0, seqlen = 0, causal = 0;
+    if (std::sscanf(item.c_str(), "%d,%d,%d", &d, &seqlen, &causal) != 3) continue;
+    const int heads = model_dim / d, batch = std::max(1, tokens / seqlen);
+    const size_t n = size_t(batch) * seqlen * heads * d;
+    void *q, *k, *v, *o, *dout, *dq, *dk, *dv, *lse;
+    for (void** p : {&q, &k, &v, &o, &dout, &dq, &dk, &dv}) ok(cudaMalloc(p, n * 2), "cudaMalloc");
+    ok(cudaMalloc(&lse, size_t(batch) * heads * seqlen * 4), "cudaMalloc");
+    fill_random(q, n, 1);
+    fill_random(k, n, 2);
+    fill_random(v, n, 3);
+    fill_random(dout, n, 4);
+    auto view = [&](void* p) { return TensorView::contiguous(p, dt, {batch, seqlen, heads, d}); };
+    ForwardArgs fa;
+    fa.q = view(q);
+    fa.k = view(k);
+    fa.v = view(v);
+    fa.out = view(o);
+    fa.softmax_lse = TensorView::contiguous(lse, DType::Float32, {batch, heads, seqlen});
+    fa.options.causal = causal != 0;
+    Context ctx;
+    ctx.backend = Backend::Cuda;
+    ctx.cuda_stream = stream;
+    const double flops_fwd = 4.0 * batch * double(seqlen) * seqlen * heads * d / (causal ? 2.0 : 1.0);
+    auto record = [&](const char* p, double ms, double flops) {
+      std::printf(
+          "{\"impl\": \"flashattn\", \"pass\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, \"seqlen_q\": %d, "
+          "\"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"causal\": %s, \"ms\": %.5f, \"tflops\": %.2f}\n",
+          p, dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen, batch, heads, causal ? "true" : "false", ms,
+          flops / (ms * 1e-3) / 1e12);
+      std::fflush(stdout);
+    };
+    try {
+      const double fwd_ms = median_ms([&] { forward(fa, ctx); }, warmup, iters, stream);
+      if (pass != "bwd") record("fwd", fwd_ms, flops_fwd);
+      if (pass != "fwd") {
+        BackwardArgs ba;
+        ba.q = fa.q;
+        ba.k = fa.k;
+        ba.v = fa.v;
+        ba.out = fa.out;
+        ba.softmax_lse = fa.softmax_lse;
+        ba.options = fa.options;
+        ba.dout = view(dout);
+        ba.dq = view(dq);
+        ba.dk = view(dk);
+        ba.dv = view(dv);
+        const double bwd_ms = median_ms([&] { backward(ba, ctx); }, warmup, iters, stream);
+        record("bwd", bwd_ms, 2.5 * flops_fwd);
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "shape %s failed: %s\n", item.c_str(), e.what());
+    }
+    for (void* p : {q, k, v, o, dout, dq, dk, dv, lse}) cudaFree(p);
+  }
+  cudaStreamDestroy(stream);
+  return 0;
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""GPU benchmark: flashattn's CUDA kernels beside torch SDPA's FLASH_ATTENTION (FlashAttention-2)
+and CUDNN_ATTENTION backends and FlexAttention (torch.compile), in one run, on the standard shapes
+of shared/ANCHORS.md (bf16, batch * seqlen = 16384 tokens, model dim 2048, heads = 2048 / head_dim,
+causal and not, forward and backward). CUDA events, warm-up, median of >= 30 runs. Writes
+bench/results/<gpu>/<date>-<commit>.json ({header, records}) and one PNG per head_dim.
+See bench/GPU.md."""
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def flops(pass_, batch, heads, sq, sk, d, causal):
+    f = 4.0 * batch * sq * sk * heads * d
+    if causal:
+        f /= 2
+    return f * (2.5 if pass_ == "bwd" else 1.0)
+
+
+def commit_id():
+    if os.environ.get("FLASHATTN_COMMIT"):
+        return os.environ["FLASHATTN_COMMIT"]
+    try:
+        return subprocess.check_output(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], text=True).strip()
+    except Exception:
+        return "unknown"
+
+
+def run_ours(binary, shapes, iters, warmup):
+    spec = ";".join(f"{d},{s},{int(c)}" for d, s, c in shapes)
+    proc = subprocess.run([binary, "--shapes", spec, "--iters", str(iters), "--warmup", str(warmup)],
+                          capture_output=True, text=True)
+    sys.stderr.write(proc.stderr)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+def time_ms(fn, iters, warmup):
+    import torch
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return statistics.median(times)
+
+
+def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    heads, batch = model_dim // d, max(1, tokens // seqlen)
+    shape = (batch, heads, seqlen, d)
+    q, k, v = (torch.randn(shape, device="cuda", dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
+    dout = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
+    if impl in ("fa2", "cudnn"):
+        backend = SDPBackend.FLASH_ATTENTION if impl == "fa2" else SDPBackend.CUDNN_ATTENTION
+
+        def fwd():
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    elif impl == "flex":
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        compiled = run_peer.__dict__.setdefault("flex", torch.compile(flex_attention, dynamic=False))
+        mask = None
+        if causal:
+            mask = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None, seqlen, seqlen, device="cuda")
+
+        def fwd():
+            return compiled(q, k, v, block_mask=mask)
+    else:
+        raise ValueError(impl)
+    records = []
+    with torch.no_grad():
+        ms = time_ms(fwd, iters, warmup)
+    records.append(("fwd", ms))
+    out = fwd()
+    ms = time_ms(lambda: torch.autograd.grad(out, (q, k, v), dout, retain_graph=True), iters, warmup)
+    records.append(("bwd", ms))
+    res = []
+    for pass_, ms in records:
+        res.append({"impl": impl, "pass": pass_, "dtype": "bf16", "head_dim": d, "seqlen_q": seqlen,
+                    "seqlen_k": seqlen, "batch": batch, "heads": heads, "causal": causal, "ms": round(ms, 5),
+                    "tflops": round(flops(pass_, batch, heads, seqlen, seqlen, d, causal) / (ms * 1e-3) / 1e12, 2)})
+    del q, k, v, dout, out
+    torch.cuda.empty_cache()
+    return res
+
+
+def header():
+    h = {"gpu": "unknown", "driver": "unknown", "cuda": "unknown", "torch": "none", "commit": commit_id(),
+         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    try:
+        import torch
+        h["torch"] = torch.__version__
+        h["cuda"] = torch.version.cuda
+        h["gpu"] = torch.cuda.get_device_name(0)
+    except Exception:
+        pass
+    try:
+        h["driver"] = subprocess.check_output(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], text=True).strip().splitlines()[0]
+        if h["gpu"] == "unknown":
+            h["gpu"] = subprocess.check_output(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                               text=True).strip().splitlines()[0]
+    except Exception:
+        pass
+    return h
+
+
+def plot(records, outdir, stem):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:
+        print(f"no plots: {e}", file=sys.stderr)
+        return []
+    paths = []
+    for d in sorted({r["head_dim"] for r in records}):
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+        for ax, pass_ in zip(axes, ("fwd", "bwd")):
+            for impl in sorted({r["impl"] for r in records}):
+                for causal in (False, True):
+                    pts = sorted((r["seqlen_q"], r["tflops"]) for r in records
+                                 if r["impl"] == impl and r["pass"] == pass_ and r["head_dim"] == d
+                                 and r["causal"] == causal)
+                    if pts:
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                                linestyle="--" if causal else "-", label=f"{impl}{' causal' if causal else ''}")
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("seqlen")
+            ax.set_ylabel("TFLOP/s")
+            ax.set_title(f"{pass_}, head_dim {d}, bf16")
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        path = outdir / f"{stem}-hdim{d}.png"
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def table(records):
+    key = lambda r: (r["head_dim"], r["seqlen_q"], r["causal"], r["pass"])
+    by = {}
+    for r in records:
+        by.setdefault(key(r), {})[r["impl"]] = r["tflops"]
+    lines = ["hdim seqlen causal pass | ours  fa2  cudnn flex | ours/fa2 ours/cudnn"]
+    for k in sorted(by):
+        m = by[k]
+        ours, fa2, cud, flex = (m.get(x) for x in ("flashattn", "fa2", "cudnn", "flex"))
+        f = lambda x: f"{x:5.0f}" if x else "    -"
+        ratio = lambda a, b: f"{a / b:8.2f}" if a and b else "       -"
+        lines.append(f"{k[0]:4d} {k[1]:6d} {str(k[2]):6s} {k[3]:4s} | {f(ours)} {f(fa2)} {f(cud)} {f(flex)} |"
+                     f" {ratio(ours, fa2)} {ratio(ours, cud)}")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--flashattn-bench", default=str(ROOT / "build-gpu" / "flashattn_gpu_bench"))
+    ap.add_argument("--hdims", default="64,128,256")
+    ap.add_argument("--seqlens", default="512,1024,2048,4096,8192,16384")
+    ap.add_argument("--causal", default="0,1")
+    ap.add_argument("--peers", default="fa2,cudnn,flex", help="comma list; empty for ours only")
+    ap.add_argument("--flex-hdims", default="128", help="FlexAttention compiles per shape: limit it")
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--tokens", type=int, default=16384)
+    ap.add_argument("--model-dim", type=int, default=2048)
+    ap.add_argument("--results", default=str(ROOT / "bench" / "results"))
+    ap.add_argument("--copy-to", default="", help="also copy the JSON and PNGs here (gpu-check's output)")
+    args = ap.parse_args()
+
+    hdims = [int(x) for x in args.hdims.split(",") if x]
+    seqlens = [int(x) for x in args.seqlens.split(",") if x]
+    causals = [bool(int(x)) for x in args.causal.split(",") if x]
+    shapes = [(d, s, c) for d in hdims for s in seqlens for c in causals]
+    hdr = header()
+    records = []
+    if os.path.exists(args.flashattn_bench):
+        records += run_ours(args.flashattn_bench, shapes, args.iters, args.warmup)
+    else:
+        print(f"no {args.flashattn_bench}: ours not measured", file=sys.stderr)
+    peers = [p for p in args.peers.split(",") if p]
+    flex_hdims = {int(x) for x in args.flex_hdims.split(",") if x}
+    for d, s, c in shapes:
+        for impl in peers:
+            if impl == "flex" and d not in flex_hdims:
+                continue
+            try:
+                records += run_peer(impl, d, s, c, args.iters, args.warmup, args.tokens, args.model_dim)
+            except Exception as e:
+                print(f"{impl} hdim {d} seqlen {s} causal {c}: {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+    gpu_dir = pathlib.Path(args.results) / hdr["gpu"].replace(" ", "_")
+    gpu_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{hdr['date'][:10]}-{hdr['commit']}"
+    out = gpu_dir / f"{stem}.json"
+    out.write_text(json.dumps({"header": hdr, "records": records}, indent=1) + "\n")
+    pngs = plot(records, gpu_dir, stem)
+    print(table(records))
+    print(f"wrote {out} and {len(pngs)} plots")
+    if args.copy_to:
+        dst = pathlib.Path(args.copy_to)
+        dst.mkdir(parents=True, exist_ok=True)
+        for p in [out] + pngs:
+            (dst / p.name).write_bytes(p.read_bytes())
+
+
+if __name__ == "__main__":
+    main()

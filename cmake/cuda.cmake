@@ -1,0 +1,77 @@
+# The optional CUDA backend (src/cuda): included by the top-level CMakeLists after the flashattn
+# target exists. FLASHATTN_CUDA=AUTO builds it when nvcc is found, ON requires it, OFF skips it.
+set(FLASHATTN_CUDA AUTO CACHE STRING "Build the CUDA backend: AUTO (when nvcc is found), ON or OFF")
+set_property(CACHE FLASHATTN_CUDA PROPERTY STRINGS AUTO ON OFF)
+set(FLASHATTN_CUDA_ARCHS "80;90" CACHE STRING
+    "GPU architectures to compile for, e.g. 80;90 (each gives -gencode arch=compute_XX,code=sm_XX; 90a is accepted)")
+set(FLASHATTN_HEAD_DIMS "32;64;96;128;160;192;224;256" CACHE STRING
+    "head_dim tiers to compile (development builds: fewer tiers compile faster)")
+option(FLASHATTN_CUDA_VERBOSE "Print ptxas register/shared-memory/spill reports" OFF)
+
+set(FLASHATTN_WITH_CUDA OFF)
+if(NOT FLASHATTN_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(FLASHATTN_WITH_CUDA ON)
+  elseif(FLASHATTN_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "flashattn: FLASHATTN_CUDA=ON but no CUDA compiler (nvcc) was found; "
+                        "set CMAKE_CUDA_COMPILER or use FLASHATTN_CUDA=AUTO/OFF")
+  endif()
+endif()
+
+if(NOT FLASHATTN_WITH_CUDA)
+  message(STATUS "flashattn: CUDA backend OFF (FLASHATTN_CUDA=${FLASHATTN_CUDA}; no nvcc found or disabled)")
+  return()
+endif()
+
+# No architectures from CMake: the -gencode flags below are the whole list.
+set(CMAKE_CUDA_ARCHITECTURES OFF)
+# One CUDA runtime for the whole program: the shared libcudart that CUDA::cudart links.
+set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+enable_language(CUDA)
+find_package(CUDAToolkit REQUIRED)
+message(STATUS "flashattn: CUDA backend ON (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${FLASHATTN_CUDA_ARCHS}, "
+               "head_dim tiers ${FLASHATTN_HEAD_DIMS})")
+
+set(_fa_known_tiers 32 64 96 128 160 192 224 256)
+set(_fa_cuda_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm80/launch.cu
+                     ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/instantiations/registry.cu)
+set(_fa_tier_defs)
+foreach(tier IN LISTS FLASHATTN_HEAD_DIMS)
+  if(NOT tier IN_LIST _fa_known_tiers)
+    message(FATAL_ERROR "flashattn: FLASHATTN_HEAD_DIMS: unknown tier ${tier} (known: ${_fa_known_tiers})")
+  endif()
+  file(GLOB _fa_tier_files ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/instantiations/*_hdim${tier}.cu
+                           ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/instantiations/*_hdim${tier}x*.cu)
+  list(APPEND _fa_cuda_sources ${_fa_tier_files})
+  list(APPEND _fa_tier_defs FLASHATTN_CUDA_HDIM_${tier}=1)
+endforeach()
+
+set(_fa_gencode)
+foreach(arch IN LISTS FLASHATTN_CUDA_ARCHS)
+  list(APPEND _fa_gencode "-gencode=arch=compute_${arch},code=sm_${arch}")
+endforeach()
+
+add_library(flashattn_cuda OBJECT ${_fa_cuda_sources})
+target_include_directories(flashattn_cuda PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/src)
+target_compile_definitions(flashattn_cuda PRIVATE FLASHATTN_WITH_CUDA ${_fa_tier_defs})
+target_compile_options(flashattn_cuda PRIVATE ${_fa_gencode} -O3 -lineinfo -Xcompiler=-Wall
+                       $<$<BOOL:${FLASHATTN_CUDA_VERBOSE}>:-Xptxas=-v>)
+set_target_properties(flashattn_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON CUDA_STANDARD 17
+                                                 CUDA_STANDARD_REQUIRED ON)
+target_link_libraries(flashattn_cuda PRIVATE CUDA::cudart)
+
+target_sources(flashattn PRIVATE $<TARGET_OBJECTS:flashattn_cuda>)
+target_compile_definitions(flashattn PRIVATE FLASHATTN_WITH_CUDA)
+target_link_libraries(flashattn PUBLIC CUDA::cudart)
+
+if(FLASHATTN_BUILD_TESTS)
+  enable_testing()
+  add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/tests/cuda ${CMAKE_CURRENT_BINARY_DIR}/tests/cuda)
+endif()
+
+# The GPU benchmark's timing program (bench/gpu_bench.py drives it; bench/GPU.md).
+add_executable(flashattn_gpu_bench ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/flashattn_gpu_bench.cc)
+target_include_directories(flashattn_gpu_bench PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+target_link_libraries(flashattn_gpu_bench PRIVATE flashattn CUDA::cudart)

@@ -1,0 +1,45 @@
+// The CUDA backend as the rest of the library sees it: plain C++, no CUDA headers, so that
+// src/dispatch compiles the same with FLASHATTN_CUDA on or off (it calls these only when
+// FLASHATTN_WITH_CUDA is defined). Definitions live in src/cuda/sm80/launch.cu.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "dispatch/problem.h"
+
+namespace flashattn::cuda {
+
+// Built with CUDA and at least one device is visible (cudaGetDeviceCount > 0).
+bool device_present();
+
+struct DeviceInfo {
+  int arch = 0;                 // major * 10 + minor of the current device
+  std::size_t smem_optin = 0;   // largest dynamic shared memory a block may opt into
+  bool has_sm80_image = false;  // this build holds machine code the device can run
+};
+DeviceInfo current_device();
+
+// Copies device (or host) memory to the host on `stream` and waits for that stream.
+void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream);
+
+enum class Direction { Forward, Backward };
+
+// One compiled sm80 kernel: a (direction, dtype, head_dim tier, head_dim_v tier) instantiation.
+struct KernelEntry {
+  Direction direction;
+  DType dtype;
+  int head_dim;    // tier: q/k columns the kernel holds (the problem's are zero-padded up to it)
+  int head_dim_v;  // tier of v/out
+  std::size_t smem_bytes;
+  void (*launch)(const void* params, void* stream);  // sm80::FwdParams* or sm80::BwdParams*
+};
+
+// The table of instantiations in this build (FLASHATTN_HEAD_DIMS decides which).
+const KernelEntry* sm80_kernels(int* count);
+
+// Run a validated problem on the kernel the selector picked, on context.cuda_stream.
+void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& context);
+void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context);
+
+}  // namespace flashattn::cuda

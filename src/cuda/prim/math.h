@@ -1,0 +1,53 @@
+// Scalar helpers that map to one instruction: the fast base-2 exponential, fp32 -> 16-bit pair
+// packing, and warp shuffles for reductions inside the 4 lanes (a quad) that share an mma row.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace flashattn::cuda::prim {
+
+// 2^x with ex2.approx (relative error about 2^-22); ex2(-inf) = 0, which the online softmax uses.
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// Two floats as one register of two 16-bit values, `lo` in the low half (round to nearest).
+__device__ __forceinline__ uint32_t pack2(float lo, float hi, __half /*tag*/) {
+  __half2 h = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&h);
+}
+__device__ __forceinline__ uint32_t pack2(float lo, float hi, __nv_bfloat16 /*tag*/) {
+  __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&h);
+}
+
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <typename T>
+__device__ __forceinline__ T from_float(float x);
+template <>
+__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+
+// Reductions over the quad of lanes (lane ^ 1, lane ^ 2) that holds one row of an mma tile.
+__device__ __forceinline__ float quad_max(float x) {
+  x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+  return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+}
+__device__ __forceinline__ float quad_sum(float x) {
+  x += __shfl_xor_sync(0xffffffffu, x, 1);
+  return x + __shfl_xor_sync(0xffffffffu, x, 2);
+}
+
+// Adds `x` to a float in global memory without reading it back (red.global.add.f32).
+__device__ __forceinline__ void red_add(float* p, float x) {
+  asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(p), "f"(x) : "memory");
+}
+
+}  // namespace flashattn::cuda::prim

@@ -1,0 +1,241 @@
+// Backward kernels of the sm80 path. bwd_kernel: one CTA per (key block, batch, kv head) keeps
+// dK and dV of its keys in registers while it walks every query head of its group and every
+// query block the mask lets its keys reach: S = Q K^T and dP = dO V^T (warps along the queries),
+// P and dS go through shared memory, dV += P^T dO and dK += dS^T Q (warps along the keys), and
+// dQ += dS K is added in fp32 to a workspace (red.add, or in key-block order when deterministic).
+// bwd_dsum_kernel (D = rowsum(dO * O)) runs before it, bwd_convert_dq_kernel after.
+#pragma once
+
+#include <cmath>
+
+#include "cuda/prim/math.h"
+#include "cuda/sm80/params.h"
+#include "cuda/sm80/tile.h"
+
+namespace flashattn::cuda::sm80 {
+
+template <int kD, int kDv>
+struct BwdConfig {
+  static constexpr int kMaxD = kD > kDv ? kD : kDv;
+  // Above head_dim 64 the dK and dV accumulators (64 keys x (kD + kDv) floats) are split over
+  // two warp columns, so eight warps hold them without spilling.
+  static constexpr int kWS = kMaxD <= 64 ? 1 : 2;
+  static constexpr int kNWarps = 4 * kWS;
+  static constexpr int kThreads = kNWarps * 32;
+  static constexpr int kBlockM = 64;  // queries per step
+  static constexpr int kBlockN = 64;  // keys per CTA
+  static constexpr int kColsS = kBlockN / kWS;  // S/dP columns per warp
+  static constexpr int kColsK = kD / kWS;       // dK/dQ columns per warp
+  static constexpr int kColsV = kDv / kWS;      // dV columns per warp
+  static constexpr int kPitchQ = Pitch<kD>::value;
+  static constexpr int kPitchV = Pitch<kDv>::value;
+  static constexpr int kPitchS = Pitch<kBlockN>::value;
+  static constexpr int kSmemK = kBlockN * kPitchQ;
+  static constexpr int kSmemV = kBlockN * kPitchV;
+  static constexpr int kSmemQ = kBlockM * kPitchQ;
+  static constexpr int kSmemdO = kBlockM * kPitchV;
+  static constexpr int kSmemS = kBlockM * kPitchS;
+  static constexpr int kSmemBytes = (kSmemK + kSmemV + kSmemQ + kSmemdO + 2 * kSmemS) * 2 + 2 * kBlockM * 4;
+  static_assert(kBlockM == 64 && kBlockN == 64, "four warp rows of 16 cover the query and key blocks");
+  static_assert(kColsS % 16 == 0 && kColsK % 16 == 0 && kColsV % 16 == 0,
+                "each warp's GEMM columns must be whole n-tile pairs");
+};
+
+template <typename T, int kD, int kDv>
+__global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
+    bwd_kernel(const __grid_constant__ BwdParams bp) {
+  using C = BwdConfig<kD, kDv>;
+  constexpr int kBlockM = C::kBlockM, kBlockN = C::kBlockN;
+  constexpr int kNTS = C::kColsS / 8, kNTK = C::kColsK / 8, kNTV = C::kColsV / 8;
+  const FwdParams& p = bp.fwd;
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* sK = reinterpret_cast<T*>(smem);
+  T* sV = sK + C::kSmemK;
+  T* sQ = sV + C::kSmemV;
+  T* sdO = sQ + C::kSmemQ;
+  T* sP = sdO + C::kSmemdO;
+  T* sdS = sP + C::kSmemS;
+  float* sLse = reinterpret_cast<float*>(sdS + C::kSmemS);  // log2 units; +inf: the row has P = 0
+  float* sDsum = sLse + kBlockM;
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int wm = warp % 4, wn = warp / 4;
+  const int gr = lane / 4, tq = lane % 4;
+
+  // Key blocks of one (batch, kv head) are adjacent and in increasing order: the deterministic
+  // dQ order below relies on block n - 1 starting no later than block n.
+  const int64_t bid = blockIdx.x;
+  const int n_block = int(bid % bp.num_n_blocks);
+  const int64_t bhk = bid / bp.num_n_blocks;
+  const int b = int(bhk / p.num_heads_kv), hk = int(bhk % p.num_heads_kv);
+  const SeqInfo seq(p, b);
+  const int n0 = n_block * kBlockN;
+  if (n0 >= seq.seqlen_k) return;
+  const int cols = min(kBlockN, seq.seqlen_k - n0);
+
+  const semantics::Mask mask =
+      semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+  int q_lo, q_hi;
+  mask.query_range(n0, n0 + cols, &q_lo, &q_hi);
+  const int m_lo = q_lo / kBlockM;
+  const int num_m = q_hi > q_lo ? (q_hi + kBlockM - 1) / kBlockM - m_lo : 0;
+  const int steps = num_m * p.group;
+
+  const int64_t k_off = b * p.k.batch_stride + (seq.row_begin_k + n0) * p.k.row_stride + hk * p.k.head_stride;
+  const int64_t v_off = b * p.v.batch_stride + (seq.row_begin_k + n0) * p.v.row_stride + hk * p.v.head_stride;
+  load_tile<kBlockN, kD, C::kThreads>(sK, static_cast<const T*>(p.k.data) + k_off, p.k.row_stride, cols,
+                                      p.head_dim, p.aligned);
+  load_tile<kBlockN, kDv, C::kThreads>(sV, static_cast<const T*>(p.v.data) + v_off, p.v.row_stride, cols,
+                                       p.head_dim_v, p.aligned);
+
+  // Step s covers query head hk * group + s / num_m and query block m_lo + s % num_m.
+  auto load_step = [&](int s) {
+    const int h = hk * p.group + s / num_m;
+    const int m0 = (m_lo + s % num_m) * kBlockM;
+    const int rows = min(kBlockM, seq.seqlen_q - m0);
+    const T* gQ = static_cast<const T*>(p.q.data) + b * p.q.batch_stride +
+                  (seq.row_begin_q + m0) * p.q.row_stride + h * p.q.head_stride;
+    const T* gdO = static_cast<const T*>(bp.dout.data) + b * bp.dout.batch_stride +
+                   (seq.row_begin_q + m0) * bp.dout.row_stride + h * bp.dout.head_stride;
+    load_tile<kBlockM, kD, C::kThreads>(sQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
+    load_tile<kBlockM, kDv, C::kThreads>(sdO, gdO, bp.dout.row_stride, rows, p.head_dim_v, p.aligned);
+    prim::cp_async_commit();
+    for (int r = tid; r < kBlockM; r += C::kThreads) {
+      float lse = INFINITY, dsum = 0.0f;
+      if (r < rows) {
+        const float l = p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r];
+        lse = l == -INFINITY ? INFINITY : l * kLog2e;  // a row that saw no key has P = 0
+        dsum = bp.dsum[(seq.row_global_q + m0 + r) * p.num_heads + h];
+      }
+      sLse[r] = lse;
+      sDsum[r] = dsum;
+    }
+  };
+  if (steps > 0) load_step(0);
+  else prim::cp_async_commit();
+
+  float acc_dk[1][kNTK][4], acc_dv[1][kNTV][4];
+  zero(acc_dk);
+  zero(acc_dv);
+
+  for (int s = 0; s < steps; ++s) {
+    const int h = hk * p.group + s / num_m;
+    const int m_block = m_lo + s % num_m;
+    const int m0 = m_block * kBlockM;
+    const int rows = min(kBlockM, seq.seqlen_q - m0);
+    prim::cp_async_wait<0>();
+    __syncthreads();  // Q, dO, LSE, D of this step landed; P and dS of the last step are consumed
+
+    float acc_s[1][kNTS][4], acc_dp[1][kNTS][4];
+    zero(acc_s);
+    zero(acc_dp);
+    warp_gemm_ss<1, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ>(
+        acc_s, sQ + wm * 16 * C::kPitchQ, sK + wn * C::kColsS * C::kPitchQ, lane);
+    warp_gemm_ss<1, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV>(
+        acc_dp, sdO + wm * 16 * C::kPitchV, sV + wn * C::kColsS * C::kPitchV, lane);
+
+    semantics::ScoreMod<float> mod;
+    mod.scale = p.scale;
+    mod.softcap = p.softcap;
+    mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+    mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+    const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+    const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
+    // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot).
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const int r = wm * 16 + gr + hf * 8;
+      const int i = m0 + r;
+      const float lse = sLse[r], dsum = sDsum[r];
+#pragma unroll
+      for (int nt = 0; nt < kNTS; ++nt) {
+        const int c = wn * C::kColsS + nt * 8 + 2 * tq;
+        const int j = n0 + c;
+        uint32_t keep = 0xfu;
+        if (p.dropout.enabled()) keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2);
+        float pv[2], dsv[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float dot = acc_s[0][nt][2 * hf + e];
+          float score, grad;
+          if (p.has_score_mod) {
+            score = mod.apply(dot, i, j + e);
+            grad = mod.grad(dot);
+          } else {
+            score = dot * p.scale;
+            grad = p.scale;
+          }
+          float pr = prim::exp2_approx(score * kLog2e - lse);
+          if (!unmasked && !mask.visible(i, j + e)) pr = 0.0f;
+          float dp = acc_dp[0][nt][2 * hf + e];
+          float pd = pr;
+          if (p.dropout.enabled()) {
+            const bool kept = (keep >> ((j + e) & 3)) & 1u;
+            pd = kept ? pr * p.dropout.keep_scale : 0.0f;
+            dp = kept ? dp * p.dropout.keep_scale : 0.0f;
+          }
+          pv[e] = pd;
+          dsv[e] = pr * (dp - dsum) * grad;
+        }
+        *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
+        *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
+      }
+    }
+    __syncthreads();  // P and dS complete
+
+    warp_gemm_ss<1, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
+        acc_dv, sP + wm * 16, sdO + wn * C::kColsV, lane);
+    warp_gemm_ss<1, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+        acc_dk, sdS + wm * 16, sQ + wn * C::kColsK, lane);
+    __syncthreads();  // Q, dO, LSE, D are free: fetch the next step while dQ is computed
+    if (s + 1 < steps) load_step(s + 1);
+
+    float acc_dq[1][kNTK][4];
+    zero(acc_dq);
+    warp_gemm_ss<1, kNTK, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+        acc_dq, sdS + wm * 16 * C::kPitchS, sK + wn * C::kColsK, lane);
+
+    int32_t* sem = nullptr;
+    if (bp.deterministic) {
+      // Key blocks add into a query block in increasing order: block n waits until the blocks
+      // before it (from the first one that reaches this query block) have added theirs.
+      int k_lo, k_hi;
+      mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
+      const int expected = n_block - k_lo / kBlockN;
+      sem = bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block;
+      if (tid == 0)
+        while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
+        }
+      __syncthreads();
+      __threadfence();
+    }
+    float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim);
+    const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const int r = wm * 16 + gr + hf * 8;
+      if (r >= rows) continue;
+#pragma unroll
+      for (int nt = 0; nt < kNTK; ++nt)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = wn * C::kColsK + nt * 8 + 2 * tq + e;
+          if (c < p.head_dim) prim::red_add(gdq + r * dq_row_stride + c, acc_dq[0][nt][2 * hf + e]);
+        }
+    }
+    if (bp.deterministic) {
+      __threadfence();
+      __syncthreads();
+      if (tid == 0) atomicAdd(sem, 1);
+    }
+  }
+  prim::cp_async_wait<0>();
+
+  T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0) * bp.dk.row_stride +
+           hk * bp.dk.head_stride;
+  T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0) * bp.dv.row_stride +
+           hk * bp.dv.head_stride;
+  store_acc(acc_dk, gdK, bp.dk.row_stride, wm * 16, wn * C::kColsK, cols, p.head_dim, p.aligned, lane);
+  store_acc(acc_dv, gdV, bp.dv.row_stride, wm * 16, wn * C::kColsV, cols, p.head_dim_v, p.aligned, lane);
+}
+
+}  // namespace flashattn::cuda::sm80

@@ -1,0 +1,214 @@
+// Forward kernel of the sm80 path (mma.sync m16n8k16, ldmatrix, cp.async): one CTA per
+// (query block, batch, head); each warp owns 16 * kMT query rows and runs the online softmax over
+// the key blocks the mask lets the block see. K and V have one shared-memory buffer each, and
+// their loads overlap the GEMM on the other (load V_n during S = Q K_n^T, K_{n+1} during P V_n).
+// Masking, score modifiers and dropout come from src/semantics; nothing here redefines them.
+#pragma once
+
+#include <cmath>
+
+#include "cuda/prim/math.h"
+#include "cuda/sm80/params.h"
+#include "cuda/sm80/tile.h"
+#include "semantics/softmax.h"
+
+namespace flashattn::cuda::sm80 {
+
+template <int kD, int kDv>
+struct FwdConfig {
+  static constexpr int kMaxD = kD > kDv ? kD : kDv;
+  // Up to head_dim 128 four warps own 32 rows each (two m-tiles share every K/V fragment load);
+  // above, eight warps of 16 rows keep the O accumulator within the register file.
+  static constexpr int kNWarps = kMaxD <= 128 ? 4 : 8;
+  static constexpr int kThreads = kNWarps * 32;
+  static constexpr int kBlockM = 128;
+  static constexpr int kBlockN = 64;
+  static constexpr int kMT = kBlockM / (16 * kNWarps);
+  static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
+  static constexpr int kPitchQ = Pitch<kD>::value;
+  static constexpr int kPitchV = Pitch<kDv>::value;
+  static constexpr int kSmemQ = kBlockM * kPitchQ;
+  static constexpr int kSmemK = kBlockN * kPitchQ;
+  static constexpr int kSmemV = kBlockN * kPitchV;
+  static constexpr int kSmemBytes = (kSmemQ + kSmemK + kSmemV) * 2;
+  static_assert(kMT >= 1 && kMT * 16 * kNWarps == kBlockM, "warps must tile the query block");
+  static_assert(kBlockN % 16 == 0 && kDv % 16 == 0, "P V runs in whole k-steps and n-tile pairs");
+};
+
+template <typename T, int kD, int kDv>
+__global__ void __launch_bounds__(FwdConfig<kD, kDv>::kThreads)
+    fwd_kernel(const __grid_constant__ FwdParams p) {
+  using C = FwdConfig<kD, kDv>;
+  constexpr int kMT = C::kMT, kNT = C::kNT, kBlockM = C::kBlockM, kBlockN = C::kBlockN;
+  constexpr int kNTO = kDv / 8;
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* sQ = reinterpret_cast<T*>(smem);
+  T* sK = sQ + C::kSmemQ;
+  T* sV = sK + C::kSmemK;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int gr = lane / 4, tq = lane % 4;
+
+  // Tile scheduling: query blocks of one (batch, head) are adjacent (K/V stay in L2), the last
+  // block first: under a causal mask it sees the most keys, so long CTAs start early.
+  const int64_t bid = blockIdx.x;
+  const int m_block = p.num_m_blocks - 1 - int(bid % p.num_m_blocks);
+  const int64_t bh = bid / p.num_m_blocks;
+  const int b = int(bh / p.num_heads), h = int(bh % p.num_heads);
+  const SeqInfo seq(p, b);
+  const int m0 = m_block * kBlockM;
+  if (m0 >= seq.seqlen_q) return;
+  const int rows = min(kBlockM, seq.seqlen_q - m0);
+  const int hk = h / p.group;
+
+  const semantics::Mask mask =
+      semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+  semantics::ScoreMod<float> mod;
+  mod.scale = p.scale;
+  mod.softcap = p.softcap;
+  mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+  mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+
+  const T* gQ = static_cast<const T*>(p.q.data) + b * p.q.batch_stride +
+                (seq.row_begin_q + m0) * p.q.row_stride + h * p.q.head_stride;
+  const T* gK = static_cast<const T*>(p.k.data) + b * p.k.batch_stride + seq.row_begin_k * p.k.row_stride +
+                hk * p.k.head_stride;
+  const T* gV = static_cast<const T*>(p.v.data) + b * p.v.batch_stride + seq.row_begin_k * p.v.row_stride +
+                hk * p.v.head_stride;
+  T* gO = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + m0) * p.out.row_stride +
+          h * p.out.head_stride;
+
+  int key_lo, key_hi;
+  mask.key_range(m0, m0 + rows, &key_lo, &key_hi);
+  const int n_lo = key_lo / kBlockN;
+  const int n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
+
+  float acc_o[kMT][kNTO][4];
+  zero(acc_o);
+  float row_max[kMT][2], row_sum[kMT][2];  // row_max in log2 units
+#pragma unroll
+  for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      row_max[mt][hf] = -INFINITY;
+      row_sum[mt][hf] = 0.0f;
+    }
+
+  load_tile<kBlockM, kD, C::kThreads>(sQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
+  if (n_lo < n_hi)
+    load_tile<kBlockN, kD, C::kThreads>(sK, gK + int64_t(n_lo) * kBlockN * p.k.row_stride, p.k.row_stride,
+                                        seq.seqlen_k - n_lo * kBlockN, p.head_dim, p.aligned);
+  prim::cp_async_commit();
+
+  const int warp_row0 = warp * kMT * 16;
+  const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
+  for (int n = n_lo; n < n_hi; ++n) {
+    const int n0 = n * kBlockN;
+    prim::cp_async_wait<0>();
+    __syncthreads();  // K_n landed; every warp is done with V_{n-1}
+    load_tile<kBlockN, kDv, C::kThreads>(sV, gV + int64_t(n0) * p.v.row_stride, p.v.row_stride,
+                                         seq.seqlen_k - n0, p.head_dim_v, p.aligned);
+    prim::cp_async_commit();
+
+    float acc_s[kMT][kNT][4];
+    zero(acc_s);
+    warp_gemm_ss<kMT, kNT, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ>(
+        acc_s, sQ + warp_row0 * C::kPitchQ, sK, lane);
+
+    prim::cp_async_wait<0>();
+    __syncthreads();  // V_n landed; every warp is done with K_n
+    if (n + 1 < n_hi) {
+      load_tile<kBlockN, kD, C::kThreads>(sK, gK + int64_t(n0 + kBlockN) * p.k.row_stride, p.k.row_stride,
+                                          seq.seqlen_k - n0 - kBlockN, p.head_dim, p.aligned);
+      prim::cp_async_commit();
+    }
+
+    // Scores in log2 units: modifiers, then the mask (only on tiles the mask cuts).
+    const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        const int i = m0 + warp_row0 + mt * 16 + gr + hf * 8;
+        float mx = -INFINITY;
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int j = n0 + nt * 8 + 2 * tq + e;
+            float x = acc_s[mt][nt][2 * hf + e];
+            x = p.has_score_mod ? mod.apply(x, i, j) * kLog2e : x * p.scale_log2;
+            if (!unmasked && !mask.visible(i, j)) x = -INFINITY;
+            acc_s[mt][nt][2 * hf + e] = x;
+            mx = fmaxf(mx, x);
+          }
+        mx = prim::quad_max(mx);
+        const float m_new = fmaxf(row_max[mt][hf], mx);
+        const float m_use = semantics::safe_max(m_new);
+        const float alpha = prim::exp2_approx(row_max[mt][hf] - m_use);
+        row_max[mt][hf] = m_new;
+        float sum = 0.0f;
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const float pr = prim::exp2_approx(acc_s[mt][nt][2 * hf + e] - m_use);
+            acc_s[mt][nt][2 * hf + e] = pr;
+            sum += pr;
+          }
+        row_sum[mt][hf] = row_sum[mt][hf] * alpha + sum;
+#pragma unroll
+        for (int nt = 0; nt < kNTO; ++nt) {
+          acc_o[mt][nt][2 * hf] *= alpha;
+          acc_o[mt][nt][2 * hf + 1] *= alpha;
+        }
+        // Dropout after the row sum: the normalizer counts every weight, kept or not.
+        if (p.dropout.enabled()) {
+#pragma unroll
+          for (int nt = 0; nt < kNT; ++nt) {
+            const int j = n0 + nt * 8 + 2 * tq;
+            const uint32_t keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2);
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (!((keep >> ((j + e) & 3)) & 1u)) acc_s[mt][nt][2 * hf + e] = 0.0f;
+          }
+        }
+      }
+
+    // P as A fragments (the S accumulator layout of two n-tiles is one A block), then O += P V.
+    uint32_t a[kMT][kBlockN / 16][4];
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        a[mt][kk][0] = prim::pack2(acc_s[mt][2 * kk][0], acc_s[mt][2 * kk][1], T());
+        a[mt][kk][1] = prim::pack2(acc_s[mt][2 * kk][2], acc_s[mt][2 * kk][3], T());
+        a[mt][kk][2] = prim::pack2(acc_s[mt][2 * kk + 1][0], acc_s[mt][2 * kk + 1][1], T());
+        a[mt][kk][3] = prim::pack2(acc_s[mt][2 * kk + 1][2], acc_s[mt][2 * kk + 1][3], T());
+      }
+    warp_gemm_rs<kMT, kNTO, kBlockN, Operand::kBKMajor, C::kPitchV>(acc_o, a, sV, lane);
+  }
+  prim::cp_async_wait<0>();
+
+  // Epilogue: normalize, write LSE (natural log) and O.
+  const float keep_scale = p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+#pragma unroll
+  for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const float total = prim::quad_sum(row_sum[mt][hf]);
+      float inv, lse;
+      semantics::softmax_finalize(row_max[mt][hf] * kLn2, total, &inv, &lse);
+      const float f = inv * keep_scale;
+#pragma unroll
+      for (int nt = 0; nt < kNTO; ++nt) {
+        acc_o[mt][nt][2 * hf] *= f;
+        acc_o[mt][nt][2 * hf + 1] *= f;
+      }
+      const int r = warp_row0 + mt * 16 + gr + hf * 8;
+      if (p.lse != nullptr && tq == 0 && r < rows)
+        p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
+    }
+  store_acc(acc_o, gO, p.out.row_stride, warp_row0, 0, rows, p.head_dim_v, p.aligned, lane);
+}
+
+}  // namespace flashattn::cuda::sm80

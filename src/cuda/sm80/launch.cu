@@ -1,0 +1,247 @@
+// Host side of the sm80 path: Problem -> kernel parameters (the one place where alignment and
+// log2 scale are derived), the workspace (Context::allocator, else stream-ordered
+// cudaMallocAsync), the backward's preprocessing (D = rowsum(dO * O)) and dq conversion kernels,
+// and device queries. Nothing here synchronizes the device; everything runs on the caller's stream.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "cuda/backend.h"
+#include "cuda/prim/math.h"
+#include "cuda/sm80/check.h"
+#include "cuda/sm80/params.h"
+
+namespace flashattn::cuda {
+
+namespace sm80 {
+namespace {
+
+Tensor tensor_of(const Operand& o) {
+  Tensor t;
+  t.data = o.data;
+  t.batch_stride = o.batch_stride;
+  t.row_stride = o.row_stride;
+  t.head_stride = o.head_stride;
+  return t;
+}
+
+bool aligned16(const Operand& o) {
+  return reinterpret_cast<uintptr_t>(o.data) % 16 == 0 && o.batch_stride % 8 == 0 && o.row_stride % 8 == 0 &&
+         o.head_stride % 8 == 0;
+}
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+FwdParams make_fwd_params(const Problem& p, int block_m) {
+  FwdParams f;
+  f.q = tensor_of(p.q);
+  f.k = tensor_of(p.k);
+  f.v = tensor_of(p.v);
+  f.out = tensor_of(p.out);
+  if (p.has_lse) {
+    f.lse = static_cast<float*>(p.lse.data);
+    f.lse_batch_stride = p.lse.batch_stride;
+    f.lse_head_stride = p.lse.head_stride;
+  }
+  f.cu_seqlens_q = p.varlen ? p.cu_seqlens_q_ptr : nullptr;
+  f.cu_seqlens_k = p.varlen ? p.cu_seqlens_k_ptr : nullptr;
+  f.batch = p.batch;
+  f.num_heads = p.num_heads;
+  f.num_heads_kv = p.num_heads_kv;
+  f.group = p.group();
+  f.seqlen_q = p.max_seqlen_q;
+  f.seqlen_k = p.max_seqlen_k;
+  f.head_dim = p.head_dim;
+  f.head_dim_v = p.head_dim_v;
+  f.scale = p.softmax_scale;
+  f.scale_log2 = float(double(p.softmax_scale) * 1.4426950408889634);
+  f.softcap = p.softcap;
+  f.alibi = p.alibi;
+  f.alibi_batch_stride = p.alibi_batch_stride;
+  f.has_score_mod = p.softcap > 0.0f || p.alibi != nullptr;
+  f.window_left = p.window_left;
+  f.window_right = p.window_right;
+  f.causal = p.causal;
+  f.dropout = p.dropout;
+  f.aligned = p.head_dim % 8 == 0 && p.head_dim_v % 8 == 0 && aligned16(p.q) && aligned16(p.k) && aligned16(p.v) &&
+              aligned16(p.out);
+  f.num_m_blocks = ceil_div(p.max_seqlen_q, block_m);
+  return f;
+}
+
+// Scratch memory from Context::allocator, else cudaMallocAsync/cudaFreeAsync on the stream:
+// freed in stream order after the kernels that use it, so no synchronization is needed.
+class Workspace {
+ public:
+  Workspace(const Context& ctx, std::size_t bytes) : ctx_(ctx), bytes_(bytes) {
+    if (bytes_ == 0) return;
+    if (ctx_.allocator.allocate != nullptr) {
+      ptr_ = ctx_.allocator.allocate(bytes_, ctx_.allocator.user);
+      if (ptr_ == nullptr) throw CudaError("flashattn: Context::allocator returned null for the workspace");
+    } else {
+      check(cudaMallocAsync(&ptr_, bytes_, stream()), "cudaMallocAsync(workspace)");
+    }
+  }
+  ~Workspace() {
+    if (ptr_ == nullptr) return;
+    if (ctx_.allocator.allocate != nullptr) {
+      if (ctx_.allocator.deallocate != nullptr) ctx_.allocator.deallocate(ptr_, bytes_, ctx_.allocator.user);
+    } else {
+      cudaFreeAsync(ptr_, stream());  // a destructor cannot throw; an error here resurfaces on the next call
+    }
+  }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  char* data() const { return static_cast<char*>(ptr_); }
+  cudaStream_t stream() const { return static_cast<cudaStream_t>(ctx_.cuda_stream); }
+
+ private:
+  const Context& ctx_;
+  std::size_t bytes_;
+  void* ptr_ = nullptr;
+};
+
+std::size_t round_up(std::size_t x) { return (x + 255) / 256 * 256; }
+
+// (sequence b, row i) of global row r of a (total_q)-row tensor.
+__device__ __forceinline__ void split_row(const FwdParams& p, int64_t r, int64_t* b, int64_t* i) {
+  if (p.cu_seqlens_q != nullptr) {  // varlen: batch_stride is 0, rows are tokens
+    *b = 0;
+    *i = r;
+  } else {
+    *b = r / p.seqlen_q;
+    *i = r % p.seqlen_q;
+  }
+}
+
+// D[r, h] = sum_c dO[r, h, c] * O[r, h, c]: one warp per (row, head).
+template <typename T>
+__global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t rows) {
+  const FwdParams& p = bp.fwd;
+  const int64_t w = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (w >= rows * p.num_heads) return;
+  const int64_t r = w / p.num_heads;
+  const int h = int(w % p.num_heads);
+  int64_t b, i;
+  split_row(p, r, &b, &i);
+  const T* o = static_cast<const T*>(p.out.data) + b * p.out.batch_stride + i * p.out.row_stride + h * p.out.head_stride;
+  const T* d = static_cast<const T*>(bp.dout.data) + b * bp.dout.batch_stride + i * bp.dout.row_stride +
+               h * bp.dout.head_stride;
+  float sum = 0.0f;
+  for (int c = lane; c < p.head_dim_v; c += 32) sum += prim::to_float(o[c]) * prim::to_float(d[c]);
+  for (int s = 16; s > 0; s /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, s);
+  if (lane == 0) bp.dsum[w] = sum;
+}
+
+// dq = dq_accum rounded to T, head_dim columns of each (row, head).
+template <typename T>
+__global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows) {
+  const FwdParams& p = bp.fwd;
+  const int64_t n = rows * p.num_heads * p.head_dim;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < n; idx += int64_t(gridDim.x) * blockDim.x) {
+    const int c = int(idx % p.head_dim);
+    const int64_t rh = idx / p.head_dim;
+    const int h = int(rh % p.num_heads);
+    int64_t b, i;
+    split_row(p, rh / p.num_heads, &b, &i);
+    T* dq = static_cast<T*>(bp.dq.data) + b * bp.dq.batch_stride + i * bp.dq.row_stride + h * bp.dq.head_stride;
+    dq[c] = prim::from_float<T>(bp.dq_accum[rh * bp.dq_accum_dim + c]);
+  }
+}
+
+template <typename T>
+void run_backward_aux(BwdParams& bp, const KernelEntry& kernel, int64_t rows, cudaStream_t stream) {
+  if (rows > 0) {
+    const int64_t warps = rows * bp.fwd.num_heads;
+    bwd_dsum_kernel<T><<<unsigned((warps * 32 + 255) / 256), 256, 0, stream>>>(bp, rows);
+    check(cudaGetLastError(), "launch bwd_dsum_kernel");
+  }
+  if (bp.num_n_blocks > 0) kernel.launch(&bp, stream);
+  if (rows > 0) {
+    const int64_t n = rows * bp.fwd.num_heads * bp.fwd.head_dim;
+    const int64_t blocks = std::min<int64_t>((n + 255) / 256, 1 << 20);
+    bwd_convert_dq_kernel<T><<<unsigned(blocks), 256, 0, stream>>>(bp, rows);
+    check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
+  }
+}
+
+constexpr int kFwdBlockM = 128;  // FwdConfig::kBlockM of every tier
+constexpr int kBwdBlockM = 64;   // BwdConfig::kBlockM
+constexpr int kBwdBlockN = 64;   // BwdConfig::kBlockN
+
+}  // namespace
+}  // namespace sm80
+
+bool device_present() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" status
+    return false;
+  }
+  return count > 0;
+}
+
+DeviceInfo current_device() {
+  DeviceInfo info;
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  int major = 0, minor = 0, optin = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
+  info.arch = major * 10 + minor;
+  info.smem_optin = std::size_t(optin);
+  cudaFuncAttributes attr;
+  info.has_sm80_image = cudaFuncGetAttributes(&attr, sm80::bwd_dsum_kernel<__half>) == cudaSuccess;
+  if (!info.has_sm80_image) cudaGetLastError();
+  return info;
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s), "cudaMemcpyAsync(cu_seqlens to host)");
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize(cu_seqlens to host)");
+}
+
+void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& context) {
+  const sm80::FwdParams f = sm80::make_fwd_params(p, sm80::kFwdBlockM);
+  if (f.num_m_blocks == 0 || p.total_q == 0) return;
+  kernel.launch(&f, context.cuda_stream);
+}
+
+void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
+  using namespace sm80;
+  BwdParams bp;
+  bp.fwd = make_fwd_params(p, kBwdBlockM);
+  bp.dout = tensor_of(p.dout);
+  bp.dq = tensor_of(p.dq);
+  bp.dk = tensor_of(p.dk);
+  bp.dv = tensor_of(p.dv);
+  bp.fwd.aligned = bp.fwd.aligned && aligned16(p.dout) && aligned16(p.dk) && aligned16(p.dv);
+  bp.dq_accum_dim = kernel.head_dim;
+  bp.num_n_blocks = ceil_div(p.max_seqlen_k, kBwdBlockN);
+  bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
+  bp.deterministic = p.deterministic;
+  const int64_t rows = p.total_q;  // padded: batch * seqlen_q
+
+  const std::size_t accum_bytes = round_up(std::size_t(rows) * p.num_heads * kernel.head_dim * sizeof(float));
+  const std::size_t dsum_bytes = round_up(std::size_t(rows) * p.num_heads * sizeof(float));
+  const std::size_t sem_bytes =
+      p.deterministic ? round_up(std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t)) : 0;
+  Workspace ws(context, accum_bytes + dsum_bytes + sem_bytes);
+  const cudaStream_t stream = ws.stream();
+  if (ws.data() == nullptr && rows > 0) throw CudaError("flashattn: empty workspace");
+  bp.dq_accum = reinterpret_cast<float*>(ws.data());
+  bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes);
+  bp.semaphore = p.deterministic ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
+  if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
+  if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
+
+  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, kernel, rows, stream);
+  else run_backward_aux<__nv_bfloat16>(bp, kernel, rows, stream);
+}
+
+}  // namespace flashattn::cuda

@@ -1,0 +1,87 @@
+// Kernel parameters of the sm80 path: plain structs of typed-erased pointers and element strides,
+// filled once on the host from a Problem (launch.cu). The backward holds a forward one.
+// Invariant: every derived fact the kernels need (log2 scale, dropout threshold, alignment) is
+// computed in make_*_params, never inside a kernel.
+#pragma once
+
+#include <cstdint>
+
+#include "semantics/dropout.h"
+#include "semantics/mask.h"
+#include "semantics/score_mod.h"
+
+namespace flashattn::cuda::sm80 {
+
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kLn2 = 0.6931471805599453f;
+
+// A q/k/v/out-like tensor: element (b, r, h, c) of sequence b lives at
+//   data + b * batch_stride + (row_begin(b) + r) * row_stride + h * head_stride + c.
+struct Tensor {
+  void* data = nullptr;
+  int64_t batch_stride = 0, row_stride = 0, head_stride = 0;
+};
+
+struct FwdParams {
+  Tensor q, k, v, out;
+  float* lse = nullptr;  // nullptr: not written
+  int64_t lse_batch_stride = 0, lse_head_stride = 0;
+  const int32_t* cu_seqlens_q = nullptr;  // device; nullptr for padded batches
+  const int32_t* cu_seqlens_k = nullptr;
+  int batch = 0, num_heads = 0, num_heads_kv = 0, group = 1;
+  int seqlen_q = 0, seqlen_k = 0;  // padded: the lengths; varlen: the maxima
+  int head_dim = 0, head_dim_v = 0;
+  float scale = 1.0f;
+  float scale_log2 = 1.0f;  // scale * log2(e): the softmax runs in base 2
+  float softcap = 0.0f;
+  const float* alibi = nullptr;  // device; nullptr: off
+  int64_t alibi_batch_stride = 0;
+  bool has_score_mod = false;  // softcap or ALiBi: scores go through ScoreMod::apply
+  int window_left = -1, window_right = -1;
+  bool causal = false;
+  semantics::Dropout dropout;
+  // Every row of q/k/v/(d)out starts 16-byte aligned and head_dim, head_dim_v are multiples of 8:
+  // tiles move with 16-byte cp.async. Otherwise element by element (head_dim 59, say).
+  bool aligned = false;
+  int num_m_blocks = 0;  // query blocks per (batch, head) in the grid
+};
+
+struct BwdParams {
+  FwdParams fwd;  // q, k, v, out, lse (required), mask, modifiers, dropout
+  Tensor dout, dq, dk, dv;
+  // Workspace: dq in fp32, (total_q rows, num_heads, head_dim tier); D = rowsum(dO * O),
+  // (total_q rows, num_heads); one semaphore per (batch, head, query block) when deterministic.
+  float* dq_accum = nullptr;
+  float* dsum = nullptr;
+  int32_t* semaphore = nullptr;
+  int dq_accum_dim = 0;  // the head_dim tier: floats per (row, head) in dq_accum
+  int num_n_blocks = 0;  // key blocks per (batch, kv head) in the grid
+  int num_m_blocks = 0;  // query blocks per (batch, head), for the semaphores
+  bool deterministic = false;
+};
+
+// Per-sequence view of a CTA's (batch) entry: where its rows start and how many there are.
+struct SeqInfo {
+  int64_t row_begin_q = 0, row_begin_k = 0;  // in tokens; 0 for padded batches
+  int seqlen_q = 0, seqlen_k = 0;
+  int64_t row_global_q = 0;  // first row of this sequence in (total_q) workspaces
+
+  __device__ __forceinline__ SeqInfo(const FwdParams& p, int b) {
+    if (p.cu_seqlens_q != nullptr) {
+      row_begin_q = p.cu_seqlens_q[b];
+      seqlen_q = int(p.cu_seqlens_q[b + 1] - row_begin_q);
+      row_global_q = row_begin_q;
+    } else {
+      seqlen_q = p.seqlen_q;
+      row_global_q = int64_t(b) * p.seqlen_q;
+    }
+    if (p.cu_seqlens_k != nullptr) {
+      row_begin_k = p.cu_seqlens_k[b];
+      seqlen_k = int(p.cu_seqlens_k[b + 1] - row_begin_k);
+    } else {
+      seqlen_k = p.seqlen_k;
+    }
+  }
+};
+
+}  // namespace flashattn::cuda::sm80

@@ -1,0 +1,174 @@
+// Shared-memory tiles and warp-level GEMMs of the sm80 path.
+// A tile is kRows x kCols 16-bit elements, row-major with a row pitch of kCols + 8: the 16-byte
+// pad puts the 8 rows an ldmatrix reads in 8 different 16-byte bank groups for every head_dim
+// tier (pitch = 16 mod 128 bytes, or 80 mod 128), so ldmatrix and cp.async are conflict-free.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/prim/cp_async.h"
+#include "cuda/prim/ldmatrix.h"
+#include "cuda/prim/math.h"
+#include "cuda/prim/mma.h"
+
+namespace flashattn::cuda::sm80 {
+
+template <int kCols>
+struct Pitch {
+  static_assert(kCols % 16 == 0, "tile columns must be a multiple of 16 (one mma k-step)");
+  static constexpr int value = kCols + 8;
+};
+
+// Global -> shared copy of a kRows x kCols tile starting at `g` (row stride `g_row_stride` in
+// elements). Rows >= rows_valid and columns >= cols_valid are zero-filled, so padded head dims and
+// partial blocks contribute nothing. `aligned`: 16-byte cp.async (needs cols_valid % 8 == 0 and
+// 16-byte aligned rows); else element-wise loads and stores, visible after the next barrier.
+template <int kRows, int kCols, int kThreads, typename T>
+__device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride, int rows_valid,
+                                          int cols_valid, bool aligned) {
+  constexpr int kChunks = kCols / 8;  // 16-byte chunks per row
+  constexpr int kPitch = Pitch<kCols>::value;
+  constexpr int kIters = (kRows * kChunks + kThreads - 1) / kThreads;
+  if (aligned) {
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+      const int c = it * kThreads + int(threadIdx.x);
+      if (kRows * kChunks % kThreads != 0 && c >= kRows * kChunks) break;
+      const int r = c / kChunks, col = (c % kChunks) * 8;
+      const bool valid = r < rows_valid && col < cols_valid;
+      const T* src = valid ? g + r * g_row_stride + col : g;
+      prim::cp_async_16(prim::cvta_shared(s + r * kPitch + col), src, valid ? 16 : 0);
+    }
+  } else {
+    for (int c = threadIdx.x; c < kRows * kChunks; c += kThreads) {
+      const int r = c / kChunks, col0 = (c % kChunks) * 8;
+      uint16_t v[8];
+#pragma unroll
+      for (int e = 0; e < 8; ++e) {
+        const bool valid = r < rows_valid && col0 + e < cols_valid;
+        v[e] = valid ? reinterpret_cast<const uint16_t*>(g)[r * g_row_stride + col0 + e] : uint16_t(0);
+      }
+      uint4 packed;
+      packed.x = v[0] | (uint32_t(v[1]) << 16);
+      packed.y = v[2] | (uint32_t(v[3]) << 16);
+      packed.z = v[4] | (uint32_t(v[5]) << 16);
+      packed.w = v[6] | (uint32_t(v[7]) << 16);
+      *reinterpret_cast<uint4*>(s + r * kPitch + col0) = packed;
+    }
+  }
+}
+
+// This lane's ldmatrix row address for a 16x16 operand block at (row0, col0) of a tile with
+// pitch `pitch`, in the four orders the GEMMs below need (see prim/mma.h for fragment layouts):
+//   kARowMajor:  A stored [m][k]          -> a0..a3 of one 16x16 A block
+//   kATransposed: A stored [k][m]         -> a0..a3 (ldmatrix .trans)
+//   kBNMajor:    B stored [n][k]          -> b0,b1 of n-tile 0, then b0,b1 of n-tile 1
+//   kBKMajor:    B stored [k][n]          -> same registers (ldmatrix .trans)
+enum class Operand { kARowMajor, kATransposed, kBNMajor, kBKMajor };
+
+template <Operand kOp>
+__device__ __forceinline__ int lane_offset(int lane, int pitch) {
+  const int i = lane / 8, r = lane % 8;
+  if (kOp == Operand::kARowMajor) return (r + (i % 2) * 8) * pitch + (i / 2) * 8;
+  if (kOp == Operand::kATransposed) return (r + (i / 2) * 8) * pitch + (i % 2) * 8;
+  if (kOp == Operand::kBNMajor) return (r + (i / 2) * 8) * pitch + (i % 2) * 8;
+  return (r + (i % 2) * 8) * pitch + (i / 2) * 8;  // kBKMajor
+}
+
+// acc[MT][NT] += A (MT*16 x K) * B (K x NT*8), both in shared memory.
+//   sA: kARowMajor -> &A[m0][k0] of a [m][k] tile; kATransposed -> &S[k0][m0] of a [k][m] tile.
+//   sB: kBNMajor  -> &B[n0][k0] of a [n][k] tile;  kBKMajor    -> &S[k0][n0] of a [k][n] tile.
+template <int MT, int NT, int K, Operand kA, Operand kB, int kPitchA, int kPitchB, typename T>
+__device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* sA, const T* sB, int lane) {
+  static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
+  static_assert(K % 16 == 0, "K must be whole mma k-steps");
+  const uint32_t a_base = prim::cvta_shared(sA + lane_offset<kA>(lane, kPitchA));
+  const uint32_t b_base = prim::cvta_shared(sB + lane_offset<kB>(lane, kPitchB));
+#pragma unroll
+  for (int kk = 0; kk < K / 16; ++kk) {
+    uint32_t a[MT][4];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      // Element offset of block (mt, kk): rows advance along m, columns along k (or swapped).
+      const int off = kA == Operand::kARowMajor ? mt * 16 * kPitchA + kk * 16 : kk * 16 * kPitchA + mt * 16;
+      if (kA == Operand::kARowMajor) prim::ldmatrix_x4(a[mt], a_base + off * 2);
+      else prim::ldmatrix_x4_trans(a[mt], a_base + off * 2);
+    }
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      uint32_t b[4];
+      const int off = kB == Operand::kBNMajor ? np * 16 * kPitchB + kk * 16 : kk * 16 * kPitchB + np * 16;
+      if (kB == Operand::kBNMajor) prim::ldmatrix_x4(b, b_base + off * 2);
+      else prim::ldmatrix_x4_trans(b, b_base + off * 2);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        prim::mma_m16n8k16(acc[mt][2 * np], a[mt], b[0], b[1], T());
+        prim::mma_m16n8k16(acc[mt][2 * np + 1], a[mt], b[2], b[3], T());
+      }
+    }
+  }
+}
+
+// acc[MT][NT] += A * B with A already in registers as mma A fragments: a[mt][kk][4] covers rows
+// mt*16.., k columns kk*16... B as in warp_gemm_ss.
+template <int MT, int NT, int K, Operand kB, int kPitchB, typename T>
+__device__ __forceinline__ void warp_gemm_rs(float (&acc)[MT][NT][4], const uint32_t (&a)[MT][K / 16][4],
+                                             const T* sB, int lane) {
+  static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
+  const uint32_t b_base = prim::cvta_shared(sB + lane_offset<kB>(lane, kPitchB));
+#pragma unroll
+  for (int kk = 0; kk < K / 16; ++kk) {
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      uint32_t b[4];
+      const int off = kB == Operand::kBNMajor ? np * 16 * kPitchB + kk * 16 : kk * 16 * kPitchB + np * 16;
+      if (kB == Operand::kBNMajor) prim::ldmatrix_x4(b, b_base + off * 2);
+      else prim::ldmatrix_x4_trans(b, b_base + off * 2);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        prim::mma_m16n8k16(acc[mt][2 * np], a[mt][kk], b[0], b[1], T());
+        prim::mma_m16n8k16(acc[mt][2 * np + 1], a[mt][kk], b[2], b[3], T());
+      }
+    }
+  }
+}
+
+template <int MT, int NT>
+__device__ __forceinline__ void zero(float (&acc)[MT][NT][4]) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.0f;
+}
+
+// Writes a warp's fp32 accumulator block (rows r0 + mt*16 + g (+8), columns c0 + nt*8 + 2t (+1))
+// to global memory as T, scaled by `scale[mt][half]`-free factor `f`, for rows < rows_valid and
+// columns < cols_valid. `aligned`: pairs go out as one 4-byte store.
+template <int MT, int NT, typename T>
+__device__ __forceinline__ void store_acc(const float (&acc)[MT][NT][4], T* g, int64_t row_stride, int r0,
+                                          int c0, int rows_valid, int cols_valid, bool aligned, int lane) {
+  const int gr = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = r0 + mt * 16 + gr + half * 8;
+      if (r >= rows_valid) continue;
+#pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        const int c = c0 + nt * 8 + 2 * t;
+        T* dst = g + r * row_stride + c;
+        const float x0 = acc[mt][nt][2 * half], x1 = acc[mt][nt][2 * half + 1];
+        if (aligned && c + 1 < cols_valid) {
+          *reinterpret_cast<uint32_t*>(dst) = prim::pack2(x0, x1, T());
+        } else {
+          if (c < cols_valid) dst[0] = prim::from_float<T>(x0);
+          if (c + 1 < cols_valid) dst[1] = prim::from_float<T>(x1);
+        }
+      }
+    }
+}
+
+}  // namespace flashattn::cuda::sm80

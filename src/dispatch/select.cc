@@ -1,0 +1,86 @@
+// The kernel selector. CUDA: the sm80 path (mma.sync) covers every option; what decides is the
+// device (compute capability 8.0+, a kernel image in this build, enough shared memory) and
+// whether the head_dim tier was built (FLASHATTN_HEAD_DIMS). head_dim and head_dim_v share one
+// tier (the larger; both zero-padded up to it), except the dedicated 192/128 instantiation.
+#include "dispatch/select.h"
+
+#include <string>
+
+#ifdef FLASHATTN_WITH_CUDA
+#include "cuda/backend.h"
+#endif
+
+namespace flashattn {
+
+int head_dim_tier(int head_dim) {
+  constexpr int kTiers[] = {32, 64, 96, 128, 160, 192, 224, 256};
+  for (int t : kTiers)
+    if (head_dim <= t) return t;
+  return 0;
+}
+
+namespace {
+
+KernelChoice refuse(std::string argument, std::string reason) {
+  KernelChoice c;
+  c.argument = std::move(argument);
+  c.reason = std::move(reason);
+  return c;
+}
+
+#ifdef FLASHATTN_WITH_CUDA
+KernelChoice select_cuda(const Problem& p, Pass pass) {
+  const cuda::DeviceInfo dev = cuda::current_device();
+  if (dev.arch < 80)
+    return refuse("context.backend", "the CUDA kernels need compute capability 8.0 or newer, this device is sm_" +
+                                         std::to_string(dev.arch));
+  if (!dev.has_sm80_image)
+    return refuse("context.backend", "this build has no kernel image for sm_" + std::to_string(dev.arch) +
+                                         " (rebuild with it in FLASHATTN_CUDA_ARCHS)");
+  if (p.dtype != DType::Float16 && p.dtype != DType::BFloat16)
+    return refuse("q", "the CUDA kernels take float16 or bfloat16");
+  const int td = head_dim_tier(p.head_dim), tv = head_dim_tier(p.head_dim_v);
+  int want_d = td > tv ? td : tv, want_v = want_d;
+  if (td == 192 && tv == 128) want_v = 128;  // the dedicated (192, 128) instantiation
+  const cuda::Direction dir = pass == Pass::Forward ? cuda::Direction::Forward : cuda::Direction::Backward;
+  int count = 0;
+  const cuda::KernelEntry* table = cuda::sm80_kernels(&count);
+  for (int i = 0; i < count; ++i) {
+    const cuda::KernelEntry& e = table[i];
+    if (e.direction != dir || e.dtype != p.dtype || e.head_dim != want_d || e.head_dim_v != want_v) continue;
+    if (e.smem_bytes > dev.smem_optin)
+      return refuse("q", "head_dim tier " + std::to_string(want_d) + " needs " + std::to_string(e.smem_bytes) +
+                             " bytes of shared memory per block; this device (sm_" + std::to_string(dev.arch) +
+                             ") allows " + std::to_string(dev.smem_optin));
+    KernelChoice c;
+    c.supported = true;
+    c.path = "cuda-sm80";
+    c.kernel = &e;
+    return c;
+  }
+  std::string tier = std::to_string(want_d);
+  if (want_v != want_d) tier += "x" + std::to_string(want_v);
+  return refuse("q", "head_dim tier " + tier + " (" + dtype_name(p.dtype) + ", " +
+                         (pass == Pass::Forward ? "forward" : "backward") +
+                         ") is not in this build (FLASHATTN_HEAD_DIMS)");
+}
+#endif
+
+}  // namespace
+
+KernelChoice select_kernel(const Problem& p, Pass pass) {
+  if (p.backend == Backend::Cpu) {
+    KernelChoice c;
+    c.supported = true;
+    c.path = "cpu";
+    return c;
+  }
+#ifdef FLASHATTN_WITH_CUDA
+  if (p.backend == Backend::Cuda) return select_cuda(p, pass);
+#else
+  (void)pass;
+#endif
+  return refuse("context.backend", std::string(backend_name(p.backend)) + " is not built");
+}
+
+}  // namespace flashattn

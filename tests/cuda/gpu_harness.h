@@ -1,0 +1,192 @@
+// GPU side of the test harness: a Case (tests/cpp/harness.h) mirrored in device memory, guard
+// bands included, so that the foundation's checks (tolerance rule, poisoned outputs, untouched
+// guards) run unchanged on what the CUDA backend wrote.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+
+#include "harness.h"
+
+namespace flashattn::test {
+
+inline bool gpu_present() { return backend_available(Backend::Cuda); }
+
+#define REQUIRE_GPU()                                                                       \
+  do {                                                                                      \
+    if (!::flashattn::test::gpu_present())                                                  \
+      GTEST_SKIP() << "no CUDA device (or CUDA backend not built): GPU test not run";       \
+  } while (0)
+
+inline void cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// A device copy of a HostTensor's whole buffer (guards too); `view` points inside it.
+struct DeviceTensor {
+  void* base = nullptr;
+  size_t bytes = 0;
+  TensorView view;
+  const HostTensor* host = nullptr;
+
+  DeviceTensor() = default;
+  DeviceTensor(const DeviceTensor&) = delete;
+  DeviceTensor& operator=(const DeviceTensor&) = delete;
+  ~DeviceTensor() {
+    if (base) cudaFree(base);
+  }
+  void mirror(const HostTensor& h) {
+    host = &h;
+    bytes = h.bytes.size();
+    if (base) cudaFree(base);
+    base = nullptr;
+    view = TensorView{};
+    if (!h.view.defined()) return;
+    cuda_ok(cudaMalloc(&base, bytes), "cudaMalloc");
+    upload();
+    view = h.view;
+    view.data = static_cast<uint8_t*>(base) + (static_cast<const uint8_t*>(h.view.data) - h.bytes.data());
+  }
+  void upload() { cuda_ok(cudaMemcpy(base, host->bytes.data(), bytes, cudaMemcpyHostToDevice), "upload"); }
+  void download(HostTensor& h) const {
+    cuda_ok(cudaMemcpy(h.bytes.data(), base, bytes, cudaMemcpyDeviceToHost), "download");
+  }
+};
+
+struct GpuCase {
+  Case& c;
+  DeviceTensor q, k, v, out, lse, dout, dq, dk, dv, alibi;
+  int32_t* cu_q = nullptr;
+  int32_t* cu_k = nullptr;
+  cudaStream_t stream = nullptr;
+  bool pass_host_cu = true;
+
+  explicit GpuCase(Case& cs) : c(cs) {
+    q.mirror(c.q);
+    k.mirror(c.k);
+    v.mirror(c.v);
+    out.mirror(c.out);
+    lse.mirror(c.lse);
+    dout.mirror(c.dout);
+    dq.mirror(c.dq);
+    dk.mirror(c.dk);
+    dv.mirror(c.dv);
+    if (c.spec.alibi) alibi.mirror(c.alibi);
+    if (c.spec.varlen()) {
+      cuda_ok(cudaMalloc(&cu_q, c.cu_q.size() * 4), "cudaMalloc");
+      cuda_ok(cudaMalloc(&cu_k, c.cu_k.size() * 4), "cudaMalloc");
+      cuda_ok(cudaMemcpy(cu_q, c.cu_q.data(), c.cu_q.size() * 4, cudaMemcpyHostToDevice), "upload");
+      cuda_ok(cudaMemcpy(cu_k, c.cu_k.data(), c.cu_k.size() * 4, cudaMemcpyHostToDevice), "upload");
+    }
+  }
+  ~GpuCase() {
+    if (cu_q) cudaFree(cu_q);
+    if (cu_k) cudaFree(cu_k);
+  }
+  Varlen varlen() const {
+    Varlen vl = c.varlen();
+    if (!c.spec.varlen()) return vl;
+    vl.cu_seqlens_q = cu_q;
+    vl.cu_seqlens_k = cu_k;
+    if (pass_host_cu) {
+      vl.cu_seqlens_q_host = c.cu_q.data();
+      vl.cu_seqlens_k_host = c.cu_k.data();
+    }
+    return vl;
+  }
+  Options options() const {
+    Options o = c.options();
+    if (c.spec.alibi) o.alibi_slopes = alibi.view;
+    return o;
+  }
+  Context context() const {
+    Context ctx;
+    ctx.backend = Backend::Cuda;
+    ctx.cuda_stream = stream;
+    return ctx;
+  }
+  ForwardArgs forward_args() const {
+    ForwardArgs a;
+    a.q = q.view;
+    a.k = k.view;
+    a.v = v.view;
+    a.out = out.view;
+    a.softmax_lse = lse.view;
+    a.varlen = varlen();
+    a.options = options();
+    return a;
+  }
+  BackwardArgs backward_args() const {
+    BackwardArgs a;
+    a.q = q.view;
+    a.k = k.view;
+    a.v = v.view;
+    a.out = out.view;
+    a.dout = dout.view;
+    a.softmax_lse = lse.view;
+    a.dq = dq.view;
+    a.dk = dk.view;
+    a.dv = dv.view;
+    a.varlen = varlen();
+    a.options = options();
+    return a;
+  }
+  // Poisoned outputs up, forward on the GPU, outputs (guards included) back into the Case.
+  RunInfo run_forward() {
+    c.out.poison();
+    c.lse.poison();
+    out.upload();
+    lse.upload();
+    const RunInfo info = flashattn::forward(forward_args(), context());
+    cuda_ok(cudaDeviceSynchronize(), "forward");
+    out.download(c.out);
+    lse.download(c.lse);
+    return info;
+  }
+  RunInfo run_backward() {
+    c.dq.poison();
+    c.dk.poison();
+    c.dv.poison();
+    dq.upload();
+    dk.upload();
+    dv.upload();
+    const RunInfo info = flashattn::backward(backward_args(), context());
+    cuda_ok(cudaDeviceSynchronize(), "backward");
+    dq.download(c.dq);
+    dk.download(c.dk);
+    dv.download(c.dv);
+    return info;
+  }
+};
+
+inline void check_forward_gpu(const Spec& spec) {
+  Case c(spec);
+  GpuCase g(c);
+  const RunInfo info = g.run_forward();
+  EXPECT_EQ(info.path, "cuda-sm80");
+  const auto exact = reference::forward(c.forward_args(), reference::Rounding::Exact);
+  const auto lowp = reference::forward(c.forward_args(), reference::Rounding::LowPrecision).out;
+  expect_close(spec, "out", c.out, exact.out, lowp);
+  const auto lse = lse_in_token_order(c);
+  EXPECT_TRUE(c.lse.guards_intact()) << "lse wrote outside its bounds; " << spec.str();
+  const Comparison cl = compare(DType::Float32, lse, exact.lse, {});
+  // The GPU softmax runs in base 2 with ex2.approx: LSE within 1e-4 relative of the exact one.
+  EXPECT_TRUE(cl.nan_count == 0 && cl.max_err <= 1e-4 * std::max(1.0, cl.ref_max))
+      << cl.describe("lse") << "; " << spec.str();
+}
+
+inline void check_backward_gpu(const Spec& spec) {
+  Case c(spec);
+  GpuCase g(c);
+  g.run_forward();
+  g.run_backward();
+  const auto exact = reference::backward(c.backward_args(), reference::Rounding::Exact);
+  const auto lowp = reference::backward(c.backward_args(), reference::Rounding::LowPrecision);
+  expect_close(spec, "dq", c.dq, exact.dq, lowp.dq);
+  expect_close(spec, "dk", c.dk, exact.dk, lowp.dk);
+  expect_close(spec, "dv", c.dv, exact.dv, lowp.dv);
+}
+
+}  // namespace flashattn::test

@@ -1,0 +1,389 @@
+// CUDA backend tests: the foundation grid on the GPU (tolerance rule, poisoned outputs, guard
+// bands), GPU vs CPU agreement, dropout's dropped set, deterministic backward, odd shapes, and
+// the selector's refusals. Every test skips with a message where no GPU is present.
+#include <cuda_runtime.h>
+
+#include <cstring>
+
+#include "gpu_harness.h"
+#include "semantics/dropout.h"
+
+namespace flashattn::test {
+namespace {
+
+struct GridParam {
+  DType dtype;
+  int head_dim, head_dim_v;
+  int seqlen_q, seqlen_k;
+  bool causal;
+};
+
+std::string grid_name(const testing::TestParamInfo<GridParam>& info) {
+  const GridParam& g = info.param;
+  return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "x" +
+         std::to_string(g.head_dim_v) + "_q" + std::to_string(g.seqlen_q) + "_k" + std::to_string(g.seqlen_k) +
+         (g.causal ? "_causal" : "");
+}
+
+Spec spec_of(const GridParam& g) {
+  Spec s;
+  s.dtype = g.dtype;
+  s.head_dim = g.head_dim;
+  s.head_dim_v = g.head_dim_v;
+  s.seqlen_q = g.seqlen_q;
+  s.seqlen_k = g.seqlen_k;
+  s.causal = g.causal;
+  s.heads = 2;
+  s.heads_kv = 2;
+  s.seed = uint64_t(g.head_dim * 131 + g.seqlen_q * 7 + g.seqlen_k + g.causal);
+  return s;
+}
+
+std::vector<GridParam> forward_grid() {
+  std::vector<GridParam> v;
+  const std::pair<int, int> dims[] = {{32, 32}, {59, 59}, {64, 64}, {96, 96}, {111, 111}, {128, 128},
+                                      {160, 160}, {192, 192}, {192, 128}, {224, 224}, {256, 256}, {64, 40}};
+  const std::pair<int, int> lens[] = {{1, 1}, {1, 513}, {113, 203}, {1000, 999}};
+  for (DType dt : {DType::Float16, DType::BFloat16})
+    for (auto [d, dv] : dims)
+      for (auto [sq, sk] : lens)
+        for (bool causal : {false, true}) v.push_back({dt, d, dv, sq, sk, causal});
+  return v;
+}
+
+std::vector<GridParam> backward_grid() {
+  std::vector<GridParam> v;
+  const std::pair<int, int> dims[] = {{32, 32}, {59, 59}, {64, 64}, {96, 96}, {128, 128},
+                                      {160, 160}, {192, 128}, {224, 224}, {256, 256}};
+  const std::pair<int, int> lens[] = {{1, 1}, {1, 513}, {113, 203}, {300, 257}};
+  for (DType dt : {DType::Float16, DType::BFloat16})
+    for (auto [d, dv] : dims)
+      for (auto [sq, sk] : lens)
+        for (bool causal : {false, true}) v.push_back({dt, d, dv, sq, sk, causal});
+  return v;
+}
+
+class ForwardGrid : public testing::TestWithParam<GridParam> {};
+TEST_P(ForwardGrid, MatchesReference) {
+  REQUIRE_GPU();
+  check_forward_gpu(spec_of(GetParam()));
+}
+INSTANTIATE_TEST_SUITE_P(Cuda, ForwardGrid, testing::ValuesIn(forward_grid()), grid_name);
+
+class BackwardGrid : public testing::TestWithParam<GridParam> {};
+TEST_P(BackwardGrid, MatchesReference) {
+  REQUIRE_GPU();
+  check_backward_gpu(spec_of(GetParam()));
+}
+INSTANTIATE_TEST_SUITE_P(Cuda, BackwardGrid, testing::ValuesIn(backward_grid()), grid_name);
+
+// Options one at a time and together, forward and backward.
+struct OptionParam {
+  const char* name;
+  void (*apply)(Spec&);
+};
+const OptionParam kOptions[] = {
+    {"plain", [](Spec&) {}},
+    {"causal", [](Spec& s) { s.causal = true; }},
+    {"window", [](Spec& s) { s.window_left = 20; s.window_right = 5; }},
+    {"window_left_only", [](Spec& s) { s.window_left = 33; }},
+    {"softcap", [](Spec& s) { s.softcap = 5.0f; }},
+    {"alibi_heads", [](Spec& s) { s.alibi = 1; }},
+    {"alibi_batch", [](Spec& s) { s.alibi = 2; }},
+    {"dropout", [](Spec& s) { s.dropout = 0.17f; }},
+    {"gqa_8_1", [](Spec& s) { s.heads = 8; s.heads_kv = 1; }},
+    {"gqa_4_2", [](Spec& s) { s.heads = 4; s.heads_kv = 2; }},
+    {"varlen_zero_lengths", [](Spec& s) { s.batch = 4; s.lens_q = {5, 0, 77, 130}; s.lens_k = {9, 4, 0, 150}; }},
+    {"varlen_causal", [](Spec& s) { s.batch = 3; s.lens_q = {65, 1, 129}; s.lens_k = {64, 70, 200}; s.causal = true; }},
+    {"all", [](Spec& s) {
+       s.heads = 4; s.heads_kv = 2; s.window_left = 40; s.window_right = 7; s.softcap = 4.0f; s.alibi = 2;
+       s.dropout = 0.2f; s.causal = false; }},
+    {"all_varlen_causal", [](Spec& s) {
+       s.batch = 3; s.lens_q = {70, 0, 100}; s.lens_k = {90, 30, 64}; s.heads = 4; s.heads_kv = 1; s.causal = true;
+       s.softcap = 3.0f; s.alibi = 1; s.dropout = 0.1f; }},
+};
+
+struct OptionCase {
+  int option;
+  DType dtype;
+  int head_dim;
+};
+std::vector<OptionCase> option_cases() {
+  std::vector<OptionCase> v;
+  for (int o = 0; o < int(sizeof(kOptions) / sizeof(kOptions[0])); ++o)
+    for (DType dt : {DType::Float16, DType::BFloat16})
+      for (int d : {64, 128, 256}) v.push_back({o, dt, d});
+  return v;
+}
+std::string option_name(const testing::TestParamInfo<OptionCase>& info) {
+  return std::string(kOptions[info.param.option].name) + (info.param.dtype == DType::Float16 ? "_fp16" : "_bf16") +
+         "_d" + std::to_string(info.param.head_dim);
+}
+Spec option_spec(const OptionCase& oc) {
+  Spec s;
+  s.dtype = oc.dtype;
+  s.head_dim = oc.head_dim;
+  s.seqlen_q = 113;
+  s.seqlen_k = 203;
+  s.seed = uint64_t(oc.option * 17 + oc.head_dim);
+  kOptions[oc.option].apply(s);
+  return s;
+}
+
+class Options : public testing::TestWithParam<OptionCase> {};
+TEST_P(Options, ForwardAndBackward) {
+  REQUIRE_GPU();
+  const Spec s = option_spec(GetParam());
+  check_forward_gpu(s);
+  check_backward_gpu(s);
+}
+INSTANTIATE_TEST_SUITE_P(Cuda, Options, testing::ValuesIn(option_cases()), option_name);
+
+TEST(CudaShapes, Long2048Causal) {
+  REQUIRE_GPU();
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.seqlen_q = s.seqlen_k = 2048;
+  s.head_dim = 128;
+  s.heads = 2;
+  s.heads_kv = 1;
+  s.causal = true;
+  check_forward_gpu(s);
+  check_backward_gpu(s);
+}
+
+TEST(CudaShapes, OddSeqlens) {
+  REQUIRE_GPU();
+  for (int sq : {1, 17, 1025})
+    for (int sk : {1, 17, 1025}) {
+      Spec s;
+      s.dtype = DType::Float16;
+      s.seqlen_q = sq;
+      s.seqlen_k = sk;
+      s.head_dim = 59;
+      s.causal = (sq + sk) % 2 == 0;
+      check_forward_gpu(s);
+      check_backward_gpu(s);
+    }
+}
+
+// batch * heads * query blocks far beyond 65535: the grid is one-dimensional in x.
+TEST(CudaShapes, ManyBatchHeads) {
+  REQUIRE_GPU();
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.batch = 700;
+  s.heads = 100;
+  s.heads_kv = 100;
+  s.seqlen_q = 3;
+  s.seqlen_k = 5;
+  s.head_dim = 32;
+  check_forward_gpu(s);
+  check_backward_gpu(s);
+}
+
+// seqlen 32768: no seqlen^2 buffer anywhere. Forward checked on sampled rows against the
+// double reference; backward must finish with finite gradients and intact guards.
+TEST(CudaShapes, Seqlen32768) {
+  REQUIRE_GPU();
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.seqlen_q = s.seqlen_k = 32768;
+  s.heads = 1;
+  s.heads_kv = 1;
+  s.head_dim = 64;
+  s.causal = true;
+  Case c(s);
+  GpuCase g(c);
+  g.run_forward();
+  const Problem p = make_problem(c.forward_args(), Backend::Cpu);
+  double worst = 0;
+  for (int i : {0, 1, 4095, 16384, 32767}) {
+    std::vector<double> ref(64);
+    double lse;
+    reference::forward_row(p, 0, 0, i, ref.data(), &lse);
+    for (int col = 0; col < 64; ++col) worst = std::max(worst, std::fabs(c.out.get(int64_t(i) * 64 + col) - ref[col]));
+    EXPECT_NEAR(c.lse.get(i), lse, 1e-3) << "row " << i;
+  }
+  EXPECT_LT(worst, 2e-2) << "sampled rows of out";
+  EXPECT_TRUE(c.out.guards_intact());
+  g.run_backward();
+  for (HostTensor* t : {&c.dq, &c.dk, &c.dv}) {
+    EXPECT_TRUE(t->guards_intact());
+    int64_t bad = 0;
+    for (int64_t i = 0; i < t->numel(); ++i) bad += !std::isfinite(t->get(i));
+    EXPECT_EQ(bad, 0) << "non-finite gradients";
+  }
+}
+
+// GPU and CPU backends on the same inputs: both within the tolerance rule of each other.
+TEST(CudaVsCpu, Agree) {
+  REQUIRE_GPU();
+  for (int d : {59, 128}) {
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.seqlen_q = 150;
+    s.seqlen_k = 333;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.head_dim = d;
+    s.causal = true;
+    s.softcap = 6.0f;
+    s.dropout = 0.1f;
+    Case gpu_case(s);
+    GpuCase g(gpu_case);
+    g.run_forward();
+    g.run_backward();
+    Case cpu_case(s);
+    cpu_case.spec.backend = Backend::Cpu;
+    cpu_case.run_forward();
+    cpu_case.run_backward();
+    const auto exact = reference::backward(cpu_case.backward_args(), reference::Rounding::Exact);
+    const auto lowp = reference::backward(cpu_case.backward_args(), reference::Rounding::LowPrecision);
+    const auto fexact = reference::forward(cpu_case.forward_args(), reference::Rounding::Exact);
+    const auto flowp = reference::forward(cpu_case.forward_args(), reference::Rounding::LowPrecision);
+    struct Item {
+      const char* name;
+      const HostTensor& gpu;
+      const HostTensor& cpu;
+      const std::vector<double>& exact;
+      const std::vector<double>& lowp;
+    } items[] = {{"out", gpu_case.out, cpu_case.out, fexact.out, flowp.out},
+                 {"dq", gpu_case.dq, cpu_case.dq, exact.dq, lowp.dq},
+                 {"dk", gpu_case.dk, cpu_case.dk, exact.dk, lowp.dk},
+                 {"dv", gpu_case.dv, cpu_case.dv, exact.dv, lowp.dv}};
+    for (const Item& it : items) {
+      const Comparison vs_ref = compare(s.dtype, it.gpu.to_double(), it.exact, it.lowp);
+      const Comparison agree = compare(s.dtype, it.gpu.to_double(), it.cpu.to_double(), it.lowp);
+      // The CPU result stands in for the reference: allow both backends' errors.
+      EXPECT_TRUE(agree.nan_count == 0 && agree.max_err <= 2 * vs_ref.bound)
+          << agree.describe(std::string(it.name) + " gpu vs cpu") << "; " << s.str();
+    }
+  }
+}
+
+// Identity V (V[j][c] = (j == c)) makes out[i][j] = p_ij * keep_ij / (1 - p): zero exactly where
+// dropout dropped (i, j). The dropped set must equal the CPU backend's and the semantics'.
+TEST(CudaDropout, DroppedSetEqualsCpu) {
+  REQUIRE_GPU();
+  for (DType dt : {DType::Float16, DType::BFloat16}) {
+    Spec s;
+    s.dtype = dt;
+    s.seqlen_q = 77;
+    s.seqlen_k = 64;
+    s.head_dim = 64;
+    s.head_dim_v = 64;
+    s.heads = 3;
+    s.heads_kv = 3;
+    s.batch = 2;
+    s.dropout = 0.3f;
+    Case c(s);
+    for (int64_t i = 0; i < c.q.numel(); ++i) c.q.set(i, c.q.get(i) * 0.1f);
+    for (int64_t i = 0; i < c.v.numel(); ++i) {
+      const int64_t col = i % 64, key = (i / 64 / s.heads_kv) % s.seqlen_k;
+      c.v.set(i, key == col ? 1.0f : 0.0f);
+    }
+    GpuCase g(c);
+    g.run_forward();
+    Case cpu(s);
+    std::memcpy(cpu.q.bytes.data(), c.q.bytes.data(), c.q.bytes.size());
+    std::memcpy(cpu.v.bytes.data(), c.v.bytes.data(), c.v.bytes.size());
+    cpu.run_forward();
+    const semantics::Dropout drop = semantics::make_dropout(s.dropout, c.options().seed, c.options().offset);
+    int64_t mismatches = 0, dropped = 0;
+    for (int b = 0; b < s.batch; ++b)
+      for (int i = 0; i < s.seqlen_q; ++i)
+        for (int h = 0; h < s.heads; ++h)
+          for (int j = 0; j < 64; ++j) {
+            const int64_t idx = ((int64_t(b) * s.seqlen_q + i) * s.heads + h) * 64 + j;
+            const bool gpu_dropped = c.out.get(idx) == 0.0f;
+            const bool cpu_dropped = cpu.out.get(idx) == 0.0f;
+            const bool sem_dropped = !drop.keep(uint64_t(b) * s.heads + h, i, j);
+            mismatches += gpu_dropped != cpu_dropped || gpu_dropped != sem_dropped;
+            dropped += gpu_dropped;
+          }
+    EXPECT_EQ(mismatches, 0) << "dropped " << dropped << "; " << s.str();
+    EXPECT_GT(dropped, 0);
+  }
+}
+
+// deterministic = true: three backward runs give bitwise-identical dq, dk, dv.
+TEST(CudaDeterministic, ThreeRunsBitwiseEqual) {
+  REQUIRE_GPU();
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.seqlen_q = 1025;
+  s.seqlen_k = 777;
+  s.heads = 8;
+  s.heads_kv = 2;
+  s.head_dim = 128;
+  s.causal = true;
+  s.dropout = 0.1f;
+  Case c(s);
+  GpuCase g(c);
+  g.run_forward();
+  std::vector<std::vector<uint8_t>> first;
+  for (int run = 0; run < 3; ++run) {
+    BackwardArgs a = g.backward_args();
+    a.options.deterministic = true;
+    c.dq.poison();
+    c.dk.poison();
+    c.dv.poison();
+    g.dq.upload();
+    g.dk.upload();
+    g.dv.upload();
+    flashattn::backward(a, g.context());
+    cuda_ok(cudaDeviceSynchronize(), "backward");
+    g.dq.download(c.dq);
+    g.dk.download(c.dk);
+    g.dv.download(c.dv);
+    std::vector<std::vector<uint8_t>> now = {c.dq.bytes, c.dk.bytes, c.dv.bytes};
+    if (run == 0) first = now;
+    else EXPECT_TRUE(now == first) << "run " << run << " differs from run 0";
+  }
+  const auto exact = reference::backward(c.backward_args(), reference::Rounding::Exact);
+  const auto lowp = reference::backward(c.backward_args(), reference::Rounding::LowPrecision);
+  expect_close(s, "dq", c.dq, exact.dq, lowp.dq);
+  expect_close(s, "dk", c.dk, exact.dk, lowp.dk);
+}
+
+// Varlen without host copies of cu_seqlens: the library copies them on the stream.
+TEST(CudaVarlen, DeviceOnlyCuSeqlensOnAStream) {
+  REQUIRE_GPU();
+  Spec s;
+  s.dtype = DType::Float16;
+  s.batch = 3;
+  s.lens_q = {17, 0, 64};
+  s.lens_k = {33, 5, 64};
+  Case c(s);
+  GpuCase g(c);
+  g.pass_host_cu = false;
+  cuda_ok(cudaStreamCreate(&g.stream), "cudaStreamCreate");
+  g.run_forward();
+  const auto exact = reference::forward(c.forward_args(), reference::Rounding::Exact);
+  const auto lowp = reference::forward(c.forward_args(), reference::Rounding::LowPrecision).out;
+  expect_close(s, "out", c.out, exact.out, lowp);
+  cudaStreamDestroy(g.stream);
+}
+
+TEST(CudaSelector, RefusesFloat32WithAReason) {
+  REQUIRE_GPU();
+  Spec s;
+  s.dtype = DType::Float32;
+  Case c(s);
+  GpuCase g(c);
+  const Support sup = is_supported(g.forward_args(), g.context());
+  EXPECT_FALSE(sup.supported);
+  EXPECT_NE(sup.reason.find("float32"), std::string::npos) << sup.reason;
+  EXPECT_THROW(flashattn::forward(g.forward_args(), g.context()), Error);
+  Spec ok;
+  ok.dtype = DType::BFloat16;
+  Case c2(ok);
+  GpuCase g2(c2);
+  const Support sup2 = is_supported(g2.forward_args(), g2.context());
+  EXPECT_TRUE(sup2.supported) << sup2.reason;
+  EXPECT_EQ(sup2.path, "cuda-sm80");
+}
+
+}  // namespace
+}  // namespace flashattn::test

@@ -172,12 +172,17 @@ struct Case {
 };
 
 // Compares one output against the exact and low-precision references; adds a gtest failure.
-inline void expect_close(const Spec& spec, const char* what, const HostTensor& ours,
-                         const std::vector<double>& exact, const std::vector<double>& lowp) {
-  ASSERT_EQ(size_t(ours.numel()), exact.size()) << what;
-  EXPECT_TRUE(ours.guards_intact()) << what << " wrote outside its bounds; " << spec.str();
-  const Comparison c = compare(spec.dtype, ours.to_double(), exact, lowp);
-  EXPECT_TRUE(c.ok) << c.describe(what) << "; " << spec.str();
+// The check_* functions return true iff everything they checked passed.
+inline bool expect_close(const Spec& spec, const char* what, const HostTensor& ours,
+                         const std::vector<double>& exact, const std::vector<double>& lowp, double extra = 0.0) {
+  EXPECT_EQ(size_t(ours.numel()), exact.size()) << what;
+  if (size_t(ours.numel()) != exact.size()) return false;
+  const bool guards = ours.guards_intact();
+  EXPECT_TRUE(guards) << what << " wrote outside its bounds; " << spec.str();
+  const Comparison c = compare(spec.dtype, ours.to_double(), exact, lowp, extra);
+  EXPECT_TRUE(c.ok) << c.describe(what) << (extra > 0 ? " (allowance " + std::to_string(extra) + ")" : "") << "; "
+                    << spec.str();
+  return guards && c.ok;
 }
 
 // lse: ours is (b, h, s) or (h, total); the reference's is (token, h).
@@ -200,43 +205,138 @@ inline std::vector<double> lse_in_token_order(const Case& c) {
 }
 
 // Compares out and lse of a Case that has run forward against the references.
-inline void check_forward_results(const Case& c) {
+inline bool check_forward_results(const Case& c) {
   const Spec& spec = c.spec;
   const auto exact = reference::forward(c.forward_args(), reference::Rounding::Exact);
   std::vector<double> lowp_out;
   if (spec.dtype != DType::Float32)
     lowp_out = reference::forward(c.forward_args(), reference::Rounding::LowPrecision).out;
-  expect_close(spec, "out", c.out, exact.out, lowp_out);
+  bool ok = expect_close(spec, "out", c.out, exact.out, lowp_out);
   // LSE is fp32 in every dtype and computed from the same (already rounded) inputs: the fp32 rule.
   const auto lse = lse_in_token_order(c);
-  EXPECT_TRUE(c.lse.guards_intact()) << "lse wrote outside its bounds; " << spec.str();
+  const bool guards = c.lse.guards_intact();
+  EXPECT_TRUE(guards) << "lse wrote outside its bounds; " << spec.str();
   const Comparison cl = compare(DType::Float32, lse, exact.lse, {});
-  EXPECT_TRUE(cl.nan_count == 0 && cl.max_err <= 1e-5 * std::max(1.0, cl.ref_max))
-      << cl.describe("lse") << "; " << spec.str();
+  const bool lse_ok = cl.nan_count == 0 && cl.max_err <= 1e-5 * std::max(1.0, cl.ref_max);
+  EXPECT_TRUE(lse_ok) << cl.describe("lse") << "; " << spec.str();
+  return ok && guards && lse_ok;
 }
 
-inline void check_forward(const Spec& spec) {
+inline bool check_forward(const Spec& spec) {
   Case c(spec);
   c.run_forward();
-  check_forward_results(c);
+  return check_forward_results(c);
+}
+
+// Two allowances the backward's dq and dk get on top of the rule (both ~0 in ordinary cases; they
+// matter where the exact dq, dk cancel to ~0, e.g. rows that see a single key):
+//  1. A FlashAttention backward computes D_i = rowsum(dO_i * out_i) from out as stored in the
+//     dtype, not sum_j P_ij dP_ij; the naive yardstick has no such term. Its first-order effect,
+//     E_i = D_flash_i - D_exact_i propagated through dS_ij = -P_ij g_ij E_i, is computed exactly
+//     here and allowed twice.
+//  2. fp32 summation noise: dq_i = sum_j dS_ij k_j (dk likewise over i) sums terms of size
+//     S_ij = P_ij g_ij (keep_scale |dO_i|.|v_j| + |D_i|); 8 u32 times their root-sum-square.
+struct GradAllowance {
+  double dq = 0, dk = 0;
+};
+inline GradAllowance backward_allowance(const Case& c) {
+  const Problem p = make_problem(c.backward_args(), Backend::Cpu);
+  const int H = p.num_heads, Hk = p.num_heads_kv, d = p.head_dim, dv = p.head_dim_v;
+  const double u32 = std::ldexp(1.0, -24);
+  auto load = [](const Operand& o, int64_t rb, int b, int64_t r, int h, int col) {
+    return double(load_float(o.data, o.dtype, o.index(rb, b, r, h) + col));
+  };
+  std::vector<double> dk_delta(size_t(p.total_k) * Hk * d, 0.0), dk_rss(dk_delta.size(), 0.0);
+  double dq_delta_max = 0, dq_rss_max = 0;
+  std::vector<double> qrow(d), dorow(dv), dot, prob, dp, absdp, dq_delta(d), dq_rss(d);
+  const double keep_scale = p.dropout.enabled() ? double(p.dropout.keep_scale) : 1.0;
+  for (int b = 0; b < p.batch; ++b) {
+    const int sq = p.seqlen_q(b), sk = p.seqlen_k(b);
+    const semantics::Mask mask = p.mask(b);
+    dot.resize(sk), prob.resize(sk), dp.resize(sk), absdp.resize(sk);
+    for (int h = 0; h < H; ++h) {
+      const int hk = p.kv_head(h);
+      const semantics::ScoreMod<double> mod = p.score_mod<double>(b, h);
+      const uint64_t bh = uint64_t(b) * H + h;
+      for (int i = 0; i < sq; ++i) {
+        for (int col = 0; col < d; ++col) qrow[col] = load(p.q, p.row_begin_q(b), b, i, h, col);
+        for (int col = 0; col < dv; ++col) dorow[col] = load(p.dout, p.row_begin_q(b), b, i, h, col);
+        double mx = -INFINITY;
+        for (int j = 0; j < sk; ++j) {
+          double acc = 0;
+          for (int col = 0; col < d; ++col) acc += qrow[col] * load(p.k, p.row_begin_k(b), b, j, hk, col);
+          dot[j] = acc;
+          prob[j] = mask.visible(i, j) ? mod.apply(acc, i, j) : -INFINITY;
+          mx = std::max(mx, prob[j]);
+        }
+        if (mx == -INFINITY) continue;  // the row sees nothing: no gradient at all
+        double sum = 0;
+        for (int j = 0; j < sk; ++j) sum += prob[j] == -INFINITY ? 0.0 : std::exp(prob[j] - mx);
+        double d_exact = 0, d_flash = 0;
+        for (int j = 0; j < sk; ++j) {
+          prob[j] = prob[j] == -INFINITY ? 0.0 : std::exp(prob[j] - mx) / sum;
+          double acc = 0, abs_acc = 0;
+          if (prob[j] > 0)
+            for (int col = 0; col < dv; ++col) {
+              const double x = dorow[col] * load(p.v, p.row_begin_k(b), b, j, hk, col);
+              acc += x;
+              abs_acc += std::fabs(x);
+            }
+          const double keep = p.dropout.keep(bh, i, j) ? keep_scale : 0.0;
+          dp[j] = acc * keep;
+          absdp[j] = abs_acc * keep;
+          d_exact += prob[j] * dp[j];
+        }
+        for (int col = 0; col < dv; ++col) d_flash += dorow[col] * load(p.out, p.row_begin_q(b), b, i, h, col);
+        const double e = d_flash - d_exact;
+        std::fill(dq_delta.begin(), dq_delta.end(), 0.0);
+        std::fill(dq_rss.begin(), dq_rss.end(), 0.0);
+        for (int j = 0; j < sk; ++j) {
+          if (prob[j] == 0) continue;
+          const double w = prob[j] * std::fabs(mod.grad(dot[j]));
+          const double size = w * (absdp[j] + std::fabs(d_exact));
+          const size_t kbase = (size_t(p.cu_k[b] + j) * Hk + hk) * d;
+          for (int col = 0; col < d; ++col) {
+            const double kv = load(p.k, p.row_begin_k(b), b, j, hk, col);
+            dq_delta[col] += w * e * kv;
+            dq_rss[col] += (size * kv) * (size * kv);
+            dk_delta[kbase + col] += w * e * qrow[col];
+            dk_rss[kbase + col] += (size * qrow[col]) * (size * qrow[col]);
+          }
+        }
+        for (int col = 0; col < d; ++col) {
+          dq_delta_max = std::max(dq_delta_max, std::fabs(dq_delta[col]));
+          dq_rss_max = std::max(dq_rss_max, std::sqrt(dq_rss[col]));
+        }
+      }
+    }
+  }
+  double dk_delta_max = 0, dk_rss_max = 0;
+  for (size_t e = 0; e < dk_delta.size(); ++e) {
+    dk_delta_max = std::max(dk_delta_max, std::fabs(dk_delta[e]));
+    dk_rss_max = std::max(dk_rss_max, std::sqrt(dk_rss[e]));
+  }
+  return {2 * dq_delta_max + 8 * u32 * dq_rss_max, 2 * dk_delta_max + 8 * u32 * dk_rss_max};
 }
 
 // Compares dq, dk, dv of a Case that has run forward and backward against the references.
-inline void check_backward_results(const Case& c) {
+inline bool check_backward_results(const Case& c) {
   const Spec& spec = c.spec;
   const auto exact = reference::backward(c.backward_args(), reference::Rounding::Exact);
   reference::BackwardResult lowp;
   if (spec.dtype != DType::Float32) lowp = reference::backward(c.backward_args(), reference::Rounding::LowPrecision);
-  expect_close(spec, "dq", c.dq, exact.dq, lowp.dq);
-  expect_close(spec, "dk", c.dk, exact.dk, lowp.dk);
-  expect_close(spec, "dv", c.dv, exact.dv, lowp.dv);
+  const GradAllowance allow = backward_allowance(c);
+  const bool dq = expect_close(spec, "dq", c.dq, exact.dq, lowp.dq, allow.dq);
+  const bool dk = expect_close(spec, "dk", c.dk, exact.dk, lowp.dk, allow.dk);
+  const bool dv = expect_close(spec, "dv", c.dv, exact.dv, lowp.dv);
+  return dq && dk && dv;
 }
 
-inline void check_backward(const Spec& spec) {
+inline bool check_backward(const Spec& spec) {
   Case c(spec);
   c.run_forward();
   c.run_backward();
-  check_backward_results(c);
+  return check_backward_results(c);
 }
 
 }  // namespace flashattn::test

@@ -154,9 +154,10 @@ struct Comparison {
   }
 };
 
-// Applies the tolerance rule. `lowp` may be empty for float32.
+// Applies the tolerance rule. `lowp` may be empty for float32. `extra` is an absolute allowance
+// added to the bound (the backward's allowances, see harness.h).
 inline Comparison compare(DType dtype, const std::vector<double>& ours, const std::vector<double>& ref,
-                          const std::vector<double>& lowp) {
+                          const std::vector<double>& lowp, double extra = 0.0) {
   Comparison c;
   for (size_t i = 0; i < ref.size(); ++i) {
     if (std::isnan(ours[i]) || std::isnan(ref[i])) {
@@ -180,7 +181,7 @@ inline Comparison compare(DType dtype, const std::vector<double>& ours, const st
     }
   }
   const double floor = 1e-5 * std::max(1.0, c.ref_max);
-  c.bound = dtype == DType::Float32 ? floor : 2.0 * c.lowp_err + floor;
+  c.bound = (dtype == DType::Float32 ? floor : 2.0 * c.lowp_err + floor) + extra;
   c.ok = c.nan_count == 0 && c.lowp_nonfinite == 0 && c.max_err <= c.bound;
   return c;
 }

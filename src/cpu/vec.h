@@ -23,9 +23,26 @@ inline vfloat vload(const float* p) { return *reinterpret_cast<const vfloat*>(p)
 inline void vstore(float* p, vfloat v) { *reinterpret_cast<vfloat*>(p) = v; }
 inline vfloat vbroadcast(float x) { return vfloat{} + x; }
 
+#if defined(__AVX512F__)
+// Halves a 512-bit vector to 128 bits with op, then finishes in 128-bit lanes. (GCC 12's
+// _mm512_reduce_*_ps and extract intrinsics trip -Wmaybe-uninitialized, hence memcpy halves.)
+template <typename Op256, typename Op128>
+inline float reduce16(vfloat v, Op256 op256, Op128 op128) {
+  __m256 a, b;
+  std::memcpy(&a, &v, sizeof(a));
+  std::memcpy(&b, reinterpret_cast<const char*>(&v) + sizeof(a), sizeof(b));
+  const __m256 c = op256(a, b);
+  __m128 d = op128(_mm256_castps256_ps128(c), _mm256_extractf128_ps(c, 1));
+  d = op128(d, _mm_movehl_ps(d, d));
+  d = op128(d, _mm_shuffle_ps(d, d, 1));
+  return _mm_cvtss_f32(d);
+}
+#endif
+
 inline float hmax(vfloat v) {
 #if defined(__AVX512F__)
-  return _mm512_reduce_max_ps(__m512(v));
+  return reduce16(v, [](__m256 a, __m256 b) { return _mm256_max_ps(a, b); },
+                  [](__m128 a, __m128 b) { return _mm_max_ps(a, b); });
 #else
   float m = v[0];
   for (int i = 1; i < kW; ++i) m = v[i] > m ? v[i] : m;
@@ -34,7 +51,8 @@ inline float hmax(vfloat v) {
 }
 inline float hsum(vfloat v) {
 #if defined(__AVX512F__)
-  return _mm512_reduce_add_ps(__m512(v));
+  return reduce16(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); },
+                  [](__m128 a, __m128 b) { return _mm_add_ps(a, b); });
 #else
   float s = 0.0f;
   for (int i = 0; i < kW; ++i) s += v[i];
@@ -51,7 +69,7 @@ inline vfloat vexp(vfloat x) {
   x = x < lo ? lo : x;
 #if defined(__AVX512F__)
   // roundscale + scalef: 2^n * p(r) in 13 vector instructions.
-  const vfloat n = vfloat(_mm512_roundscale_ps(__m512(x * 1.44269504f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  const vfloat n = vfloat(_mm512_maskz_roundscale_ps(__mmask16(0xffff), __m512(x * 1.44269504f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 #else
   const vfloat n = __builtin_convertvector(__builtin_convertvector(x * 1.44269504f + (x < 0 ? -0.5f : 0.5f), vint), vfloat);
 #endif
@@ -65,7 +83,7 @@ inline vfloat vexp(vfloat x) {
   p = p * r + 1.0f;
   p = p * r + 1.0f;
 #if defined(__AVX512F__)
-  const vfloat y = vfloat(_mm512_scalef_ps(__m512(p), __m512(n)));
+  const vfloat y = vfloat(_mm512_maskz_scalef_ps(__mmask16(0xffff), __m512(p), __m512(n)));
 #else
   const vint bits = (__builtin_convertvector(n, vint) + 127) << 23;
   vfloat scale;

@@ -41,7 +41,8 @@ struct BwdConfig {
                 "each warp's GEMM columns must be whole n-tile pairs");
 };
 
-template <typename T, int kD, int kDv>
+// kExtras: dropout or a score modifier may be on (as in fwd_kernel).
+template <typename T, int kD, int kDv, bool kExtras>
 __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
     bwd_kernel(const __grid_constant__ BwdParams bp) {
   using C = BwdConfig<kD, kDv>;
@@ -151,13 +152,13 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
         const int c = wn * C::kColsS + nt * 8 + 2 * tq;
         const int j = n0 + c;
         uint32_t keep = 0xfu;
-        if (p.dropout.enabled()) keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2);
+        if (kExtras && p.dropout.enabled()) keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2);
         float pv[2], dsv[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const float dot = acc_s[0][nt][2 * hf + e];
           float score, grad;
-          if (p.has_score_mod) {
+          if (kExtras && p.has_score_mod) {
             score = mod.apply(dot, i, j + e);
             grad = mod.grad(dot);
           } else {
@@ -168,7 +169,7 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
           if (!unmasked && !mask.visible(i, j + e)) pr = 0.0f;
           float dp = acc_dp[0][nt][2 * hf + e];
           float pd = pr;
-          if (p.dropout.enabled()) {
+          if (kExtras && p.dropout.enabled()) {
             const bool kept = (keep >> ((j + e) & 3)) & 1u;
             pd = kept ? pr * p.dropout.keep_scale : 0.0f;
             dp = kept ? dp * p.dropout.keep_scale : 0.0f;

@@ -51,7 +51,7 @@ def name_list(allowed):
 
 def find_cli():
     candidates = [os.environ.get("FLASHATTN_CLI")]
-    candidates += [os.path.join(REPO, d, "src", "cli", "flashattn") for d in ("build", "build-cli")]
+    candidates += [os.path.join(REPO, d, "bin", "flashattn") for d in ("build", "build-cli")]
     candidates.append(shutil.which("flashattn"))
     for c in candidates:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):

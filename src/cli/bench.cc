@@ -1,18 +1,21 @@
 // `flashattn bench`: random inputs, timed forward/backward of flashattn and of the naive
 // materialized baseline, their memory (library scratch, process peak RSS), and checks against the
 // double reference. Outputs are poisoned (NaN) before every run, outside the timed region.
+// Tensors live on the host; on CUDA the library works on device mirrors (cli/device.h) and the
+// checks read the host copies downloaded after the last run.
 #include "cli/bench.h"
 
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
+#include "cli/device.h"
 #include "cli/naive.h"
 #include "cli/progress.h"
 #include "cli/report.h"
@@ -33,10 +36,8 @@ constexpr double kAutoSeconds = 3.0;
 // batch * heads * seqlen_q * seqlen_k * head_dim; larger problems get the sampled dq check.
 constexpr double kFullGradCheckLimit = 2e9;
 
-using Clock = std::chrono::steady_clock;
-
-PassResult time_pass(Progress& progress, const std::string& label, const BenchConfig& cfg, double flops,
-                     const std::function<void()>& prepare, const std::function<void()>& run) {
+PassResult time_pass(Progress& progress, Device& device, const std::string& label, const BenchConfig& cfg,
+                     double flops, const std::function<void()>& prepare, const std::function<void()>& run) {
   PassResult r;
   r.ran = true;
   r.flops = flops;
@@ -54,9 +55,7 @@ PassResult time_pass(Progress& progress, const std::string& label, const BenchCo
     if (done) break;
     progress.detail("run " + std::to_string(n + 1) + (cfg.iters > 0 ? "/" + std::to_string(cfg.iters) : ""));
     prepare();
-    const Clock::time_point t0 = Clock::now();
-    run();
-    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double seconds = device.time(run);
     total += seconds;
     r.ms.push_back(seconds * 1e3);
   }
@@ -85,19 +84,17 @@ HostTensor alibi_slopes(int heads) {
   return t;
 }
 
-// The tensors of one implementation: its own outputs, its inputs by view (so the naive run can
-// read float32 copies while flashattn reads the benchmark's dtype).
-struct Operands {
-  TensorView q, k, v, dout;
-  HostTensor out, lse, dq, dk, dv;
+// The tensors of one call, by view: host tensors, or their device mirrors on CUDA.
+struct Views {
+  TensorView q, k, v, out, lse, dout, dq, dk, dv;
 
   ForwardArgs forward_args(const Options& o) const {
     ForwardArgs a;
     a.q = q;
     a.k = k;
     a.v = v;
-    a.out = out.view();
-    a.softmax_lse = lse.view();
+    a.out = out;
+    a.softmax_lse = lse;
     a.options = o;
     return a;
   }
@@ -106,14 +103,41 @@ struct Operands {
     a.q = q;
     a.k = k;
     a.v = v;
-    a.out = out.view();
+    a.out = out;
     a.dout = dout;
-    a.softmax_lse = lse.view();
-    a.dq = dq.view();
-    a.dk = dk.view();
-    a.dv = dv.view();
+    a.softmax_lse = lse;
+    a.dq = dq;
+    a.dk = dk;
+    a.dv = dv;
     a.options = o;
     return a;
+  }
+};
+
+// One implementation's tensors on the host: inputs q, k, v, dout, outputs out, lse, dq, dk, dv.
+struct Tensors {
+  HostTensor q, k, v, out, lse, dout, dq, dk, dv;
+
+  Views views() const {
+    return {q.view(), k.view(), v.view(), out.view(), lse.view(), dout.view(), dq.view(), dk.view(), dv.view()};
+  }
+};
+
+// Their mirrors, which the library reads and writes (the host tensors themselves on the CPU).
+struct Mirrors {
+  Device::Mirror q, k, v, out, lse, dout, dq, dk, dv;
+
+  Mirrors() = default;
+  Mirrors(Device& device, Tensors& t, bool backward)
+      : q(device, &t.q), k(device, &t.k), v(device, &t.v), out(device, &t.out), lse(device, &t.lse) {
+    if (!backward) return;
+    dout = Device::Mirror(device, &t.dout);
+    dq = Device::Mirror(device, &t.dq);
+    dk = Device::Mirror(device, &t.dk);
+    dv = Device::Mirror(device, &t.dv);
+  }
+  Views views() const {
+    return {q.view(), k.view(), v.view(), out.view(), lse.view(), dout.view(), dq.view(), dk.view(), dv.view()};
   }
 };
 
@@ -129,22 +153,25 @@ class Bench {
   void fill_dout();
   void run_flash();
   void run_naive();
-  void check_gradients(const std::string& impl, const Problem& p, const HostTensor& dq, const HostTensor& dk,
-                       const HostTensor& dv, double tol);
-  const reference::BackwardResult& reference_backward(const BackwardArgs& args);
-  void reset_pass_memory();
+  void check_forward(const std::string& impl, const Problem& p, const Tensors& t, double tol, double lse_tol);
+  void check_gradients(const std::string& impl, const Problem& p, const Tensors& t, double tol);
+  void reset_pass_memory(Device& device);
 
   const BenchConfig& cfg_;
   BenchResult r_;
   Progress progress_;
-  Options options_;
+  std::unique_ptr<Device> device_;
+  Device cpu_{Backend::Cpu};  // the naive run's
+  Options host_options_, run_options_;  // ALiBi slopes on the host / where the library reads them
   Context context_;
   bool full_grad_check_ = false;
   std::vector<RowSample> rows_;
-  HostTensor q_, k_, v_, dout_, slopes_;
+  Tensors flash_;  // allocated early: untouched pages cost no memory
+  Mirrors mirrors_;
+  HostTensor slopes_;
+  Device::Mirror slopes_mirror_;
   bool inputs_filled_ = false;
   bool dout_filled_ = false;
-  Operands flash_;  // flashattn's outputs, allocated early: untouched pages cost no memory
   std::optional<reference::BackwardResult> ref_grads_;
 };
 
@@ -154,8 +181,7 @@ void Bench::setup() {
   r_.backend = c.device == Backend::Auto ? default_backend() : c.device;
   if (!backend_available(r_.backend))
     throw Error("--device", std::string(backend_name(r_.backend)) + " is not built or has no device here");
-  if (r_.backend == Backend::Cuda)
-    throw std::runtime_error("this flashattn command has no CUDA memory support yet: use --device cpu");
+  device_ = std::make_unique<Device>(r_.backend);
   r_.dtype = c.dtype.value_or(r_.backend == Backend::Cuda ? DType::BFloat16 : DType::Float32);
   r_.threads = c.threads > 0 ? c.threads : omp_get_num_procs();
   omp_set_num_threads(r_.threads);
@@ -176,24 +202,32 @@ void Bench::setup() {
   if (c.backward) io += (o + q + k + v) * es;
   r_.io_bytes = std::size_t(io);
   // The naive run adds float32 copies of everything when the dtype is 16-bit.
-  const double needed = io * (c.impl != Impl::Flash && r_.dtype != DType::Float32 ? 3.0 : 1.0);
+  const bool naive = c.impl != Impl::Flash && r_.backend == Backend::Cpu;
+  const double host_needed = io * (naive && r_.dtype != DType::Float32 ? 3.0 : 1.0);
   const std::size_t available = mem_available_bytes();
-  if (available > 0 && needed > double(available))
-    throw std::runtime_error("inputs and outputs need " + format_bytes(needed) + " but only " +
+  if (available > 0 && host_needed > double(available))
+    throw std::runtime_error("inputs and outputs need " + format_bytes(host_needed) + " but only " +
                              format_bytes(double(available)) + " of memory are available");
+  const std::size_t device_free = device_->free_memory();
+  if (r_.backend == Backend::Cuda && io > double(device_free))
+    throw std::runtime_error("inputs and outputs need " + format_bytes(io) + " of device memory but only " +
+                             format_bytes(double(device_free)) + " are free");
 
-  options_.causal = c.causal;
-  options_.window_left = c.window_left;
-  options_.window_right = c.window_right;
-  options_.softcap = c.softcap;
-  options_.dropout_p = c.dropout;
-  options_.seed = c.seed;
+  host_options_.causal = c.causal;
+  host_options_.window_left = c.window_left;
+  host_options_.window_right = c.window_right;
+  host_options_.softcap = c.softcap;
+  host_options_.dropout_p = c.dropout;
+  host_options_.seed = c.seed;
+  run_options_ = host_options_;
   if (c.alibi) {
     slopes_ = alibi_slopes(c.num_heads);
-    options_.alibi_slopes = slopes_.view();
+    slopes_mirror_ = Device::Mirror(*device_, &slopes_);
+    slopes_mirror_.upload();
+    host_options_.alibi_slopes = slopes_.view();
+    run_options_.alibi_slopes = slopes_mirror_.view();
   }
-  context_.backend = r_.backend;
-  context_.num_threads = c.threads;
+  context_ = device_->context(c.threads);
   full_grad_check_ = c.grad_check == GradCheck::Full ||
                      (c.grad_check == GradCheck::Auto &&
                       double(c.batch) * c.num_heads * double(c.seqlen_q) * c.sk() * c.head_dim <= kFullGradCheckLimit);
@@ -206,61 +240,67 @@ void Bench::setup() {
 // first backward pass, so that the forward pass's peak RSS does not include it.
 void Bench::allocate_and_validate() {
   const BenchConfig& c = cfg_;
-  q_ = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.head_dim});
-  k_ = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.head_dim});
-  v_ = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.dv()});
-  flash_.q = q_.view();
-  flash_.k = k_.view();
-  flash_.v = v_.view();
-  flash_.out = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.dv()});
-  flash_.lse = HostTensor(DType::Float32, {c.batch, c.num_heads, c.seqlen_q});
-  validate(flash_.forward_args(options_), context_);
+  Tensors& t = flash_;
+  t.q = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.head_dim});
+  t.k = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.head_dim});
+  t.v = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.dv()});
+  t.out = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.dv()});
+  t.lse = HostTensor(DType::Float32, {c.batch, c.num_heads, c.seqlen_q});
   if (c.backward) {
-    dout_ = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.dv()});
-    flash_.dout = dout_.view();
-    flash_.dq = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.head_dim});
-    flash_.dk = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.head_dim});
-    flash_.dv = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.dv()});
-    validate(flash_.backward_args(options_), context_);
+    t.dout = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.dv()});
+    t.dq = HostTensor(r_.dtype, {c.batch, c.seqlen_q, c.num_heads, c.head_dim});
+    t.dk = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.head_dim});
+    t.dv = HostTensor(r_.dtype, {c.batch, c.sk(), c.heads_kv(), c.dv()});
   }
+  mirrors_ = Mirrors(*device_, t, c.backward);
+  validate(mirrors_.views().forward_args(run_options_), context_);
+  if (c.backward) validate(mirrors_.views().backward_args(run_options_), context_);
 }
 
 void Bench::fill_inputs() {
   if (inputs_filled_) return;
   progress_.phase("generating inputs");
-  q_.fill_normal(cfg_.seed, 1);
-  k_.fill_normal(cfg_.seed, 2);
-  v_.fill_normal(cfg_.seed, 3);
+  flash_.q.fill_normal(cfg_.seed, 1);
+  flash_.k.fill_normal(cfg_.seed, 2);
+  flash_.v.fill_normal(cfg_.seed, 3);
+  if (r_.flash.requested) {
+    mirrors_.q.upload();
+    mirrors_.k.upload();
+    mirrors_.v.upload();
+  }
   progress_.clear();
   inputs_filled_ = true;
 }
 
 void Bench::fill_dout() {
   if (dout_filled_) return;
-  dout_.fill_normal(cfg_.seed, 4);
+  flash_.dout.fill_normal(cfg_.seed, 4);
+  if (r_.flash.requested) mirrors_.dout.upload();
   dout_filled_ = true;
 }
 
-void Bench::reset_pass_memory() {
-  reset_cpu_scratch_peak();
+void Bench::reset_pass_memory(Device& device) {
+  device.reset_scratch_peak();
   r_.rss_reset = reset_peak_rss();
 }
 
-const reference::BackwardResult& Bench::reference_backward(const BackwardArgs& args) {
-  // The naive run reads float32 copies of the same values, so one reference serves both.
-  if (!ref_grads_) {
-    progress_.phase("reference backward (double)");
-    ref_grads_ = reference::backward(args);
-    progress_.clear();
-  }
-  return *ref_grads_;
+void Bench::check_forward(const std::string& impl, const Problem& p, const Tensors& t, double tol, double lse_tol) {
+  progress_.phase("checking " + impl + " forward");
+  r_.coverages.push_back(coverage(impl, "out", t.out));
+  r_.coverages.push_back(coverage(impl, "lse", t.lse, /*allow_neg_inf=*/true));
+  const std::string scope = std::to_string(rows_.size()) + " sampled rows";
+  Comparison out = comparison(impl, "out", scope, tol);
+  Comparison lse = comparison(impl, "lse", scope, lse_tol);
+  compare_forward_rows(p, rows_, &out, &lse);
+  r_.comparisons.push_back(out);
+  r_.comparisons.push_back(lse);
+  progress_.clear();
 }
 
-void Bench::check_gradients(const std::string& impl, const Problem& p, const HostTensor& dq, const HostTensor& dk,
-                            const HostTensor& dv, double tol) {
-  r_.coverages.push_back(coverage(impl, "dq", dq));
-  r_.coverages.push_back(coverage(impl, "dk", dk));
-  r_.coverages.push_back(coverage(impl, "dv", dv));
+void Bench::check_gradients(const std::string& impl, const Problem& p, const Tensors& t, double tol) {
+  r_.coverages.push_back(coverage(impl, "dq", t.dq));
+  r_.coverages.push_back(coverage(impl, "dk", t.dk));
+  r_.coverages.push_back(coverage(impl, "dv", t.dv));
   if (!full_grad_check_) {
     progress_.phase("checking " + impl + " dq rows");
     Comparison c = comparison(impl, "dq", std::to_string(rows_.size()) + " sampled rows", tol);
@@ -269,75 +309,76 @@ void Bench::check_gradients(const std::string& impl, const Problem& p, const Hos
     progress_.clear();
     return;
   }
-  const HostTensor* ours[] = {&dq, &dk, &dv};
+  if (!ref_grads_) {
+    // The naive run reads float32 copies of the same values, so one reference serves both.
+    progress_.phase("reference backward (double)");
+    ref_grads_ = reference::backward(t.views().backward_args(host_options_));
+    progress_.clear();
+  }
+  const HostTensor* ours[] = {&t.dq, &t.dk, &t.dv};
+  const std::vector<double>* want[] = {&ref_grads_->dq, &ref_grads_->dk, &ref_grads_->dv};
   const char* names[] = {"dq", "dk", "dv"};
-  for (int t = 0; t < 3; ++t) {
-    const reference::BackwardResult& ref = *ref_grads_;
-    const std::vector<double>& want = t == 0 ? ref.dq : t == 1 ? ref.dk : ref.dv;
-    Comparison c = comparison(impl, names[t], "all elements", tol);
-    compare_dense(*ours[t], want, &c);
+  for (int i = 0; i < 3; ++i) {
+    Comparison c = comparison(impl, names[i], "all elements", tol);
+    compare_dense(*ours[i], *want[i], &c);
     r_.comparisons.push_back(c);
   }
 }
 
 void Bench::run_flash() {
   const BenchConfig& c = cfg_;
-  const double tol = tolerance(r_.dtype);
   fill_inputs();
-  Operands& ops = flash_;
-  const ForwardArgs fa = ops.forward_args(options_);
-  const Problem p = make_problem(fa, Backend::Cpu);
+  const Views run = mirrors_.views();
+  const ForwardArgs fa = run.forward_args(run_options_);
+  const Problem p = make_problem(flash_.views().forward_args(host_options_), Backend::Cpu);
   if (rows_.empty()) rows_ = sample_rows(p, kSampledRows, c.seed);
 
   RunInfo info;
-  reset_pass_memory();
+  reset_pass_memory(*device_);
   r_.flash.fwd = time_pass(
-      progress_, "flashattn forward", c, r_.fwd_flops,
+      progress_, *device_, "flashattn forward", c, r_.fwd_flops,
       [&] {
-        ops.out.poison();
-        ops.lse.poison();
+        mirrors_.out.poison();
+        mirrors_.lse.poison();
       },
       [&] { info = forward(fa, context_); });
-  r_.flash.fwd.scratch_bytes = cpu_scratch_peak_bytes();
+  r_.flash.fwd.scratch_bytes = device_->scratch_peak();
   r_.flash.fwd.peak_rss_bytes = peak_rss_bytes();
   r_.flash.backend = backend_name(info.backend);
   r_.flash.path = info.path;
   r_.flash.threads = r_.threads;
-
-  progress_.phase("checking flashattn forward");
-  r_.coverages.push_back(coverage("flashattn", "out", ops.out));
-  r_.coverages.push_back(coverage("flashattn", "lse", ops.lse, /*allow_neg_inf=*/true));
-  const std::string scope = std::to_string(rows_.size()) + " sampled rows";
-  Comparison out = comparison("flashattn", "out", scope, tol);
-  Comparison lse = comparison("flashattn", "lse", scope, tolerance(DType::Float32));
-  compare_forward_rows(p, rows_, &out, &lse);
-  r_.comparisons.push_back(out);
-  r_.comparisons.push_back(lse);
-  progress_.clear();
+  mirrors_.out.download();
+  mirrors_.lse.download();
+  check_forward("flashattn", p, flash_, tolerance(r_.dtype), tolerance(DType::Float32));
   if (!c.backward) return;
 
   fill_dout();
-  const BackwardArgs ba = ops.backward_args(options_);
-  reset_pass_memory();
+  const BackwardArgs ba = run.backward_args(run_options_);
+  reset_pass_memory(*device_);
   r_.flash.bwd = time_pass(
-      progress_, "flashattn backward", c, r_.bwd_flops,
+      progress_, *device_, "flashattn backward", c, r_.bwd_flops,
       [&] {
-        ops.dq.poison();
-        ops.dk.poison();
-        ops.dv.poison();
+        mirrors_.dq.poison();
+        mirrors_.dk.poison();
+        mirrors_.dv.poison();
       },
       [&] { backward(ba, context_); });
-  r_.flash.bwd.scratch_bytes = cpu_scratch_peak_bytes();
+  r_.flash.bwd.scratch_bytes = device_->scratch_peak();
   r_.flash.bwd.peak_rss_bytes = peak_rss_bytes();
-  if (full_grad_check_) reference_backward(ba);
-  check_gradients("flashattn", make_problem(ba, Backend::Cpu), ops.dq, ops.dk, ops.dv, tol);
+  mirrors_.dq.download();
+  mirrors_.dk.download();
+  mirrors_.dv.download();
+  check_gradients("flashattn", make_problem(flash_.views().backward_args(host_options_), Backend::Cpu), flash_,
+                  tolerance(r_.dtype));
 }
 
 void Bench::run_naive() {
   const BenchConfig& c = cfg_;
-  // Naive results are float32 from the same (already rounded) input values: the fp32 rule.
-  const double tol = tolerance(DType::Float32);
-  const Problem shape = make_problem(flash_.forward_args(options_), Backend::Cpu);
+  if (r_.backend != Backend::Cpu) {
+    r_.naive.skipped = "the naive baseline runs on the CPU only (--device cpu)";
+    return;
+  }
+  const Problem shape = make_problem(flash_.views().forward_args(host_options_), Backend::Cpu);
   const NaivePlan fwd_plan = naive_plan(shape, c.threads, false);
   const NaivePlan plan = c.backward ? naive_plan(shape, c.threads, true) : fwd_plan;
   r_.naive.threads = plan.threads;
@@ -352,75 +393,63 @@ void Bench::run_naive() {
     return;
   }
 
+  // float32 copies of the inputs (the same values: 16-bit to float32 is exact), float32 outputs.
   fill_inputs();
-  Operands ops;
-  ops.out = HostTensor(DType::Float32, {c.batch, c.seqlen_q, c.num_heads, c.dv()});
-  ops.lse = HostTensor(DType::Float32, {c.batch, c.num_heads, c.seqlen_q});
-  HostTensor q32, k32, v32, dout32;
-  if (r_.dtype == DType::Float32) {
-    ops.q = q_.view();
-    ops.k = k_.view();
-    ops.v = v_.view();
-  } else {
-    q32 = q_.to_float32();
-    k32 = k_.to_float32();
-    v32 = v_.to_float32();
-    ops.q = q32.view();
-    ops.k = k32.view();
-    ops.v = v32.view();
+  Tensors t;
+  const bool copy = r_.dtype != DType::Float32;
+  Views views;
+  if (copy) {
+    t.q = flash_.q.to_float32();
+    t.k = flash_.k.to_float32();
+    t.v = flash_.v.to_float32();
   }
-  const ForwardArgs fa = ops.forward_args(options_);
-  const Problem p = make_problem(fa, Backend::Cpu);
+  t.out = HostTensor(DType::Float32, {c.batch, c.seqlen_q, c.num_heads, c.dv()});
+  t.lse = HostTensor(DType::Float32, {c.batch, c.num_heads, c.seqlen_q});
+  views.q = copy ? t.q.view() : flash_.q.view();
+  views.k = copy ? t.k.view() : flash_.k.view();
+  views.v = copy ? t.v.view() : flash_.v.view();
+  views.out = t.out.view();
+  views.lse = t.lse.view();
+  const Problem p = make_problem(views.forward_args(host_options_), Backend::Cpu);
   if (rows_.empty()) rows_ = sample_rows(p, kSampledRows, c.seed);
 
-  reset_pass_memory();
+  reset_pass_memory(cpu_);
   r_.naive.fwd = time_pass(
-      progress_, "naive forward", c, r_.fwd_flops,
+      progress_, cpu_, "naive forward", c, r_.fwd_flops,
       [&] {
-        ops.out.poison();
-        ops.lse.poison();
+        t.out.poison();
+        t.lse.poison();
       },
       [&] { naive_forward(p, fwd_plan); });
   r_.naive.fwd.scratch_bytes = fwd_plan.score_bytes + fwd_plan.other_bytes;
   r_.naive.fwd.peak_rss_bytes = peak_rss_bytes();
-
-  progress_.phase("checking naive forward");
-  r_.coverages.push_back(coverage("naive", "out", ops.out));
-  r_.coverages.push_back(coverage("naive", "lse", ops.lse, /*allow_neg_inf=*/true));
-  const std::string scope = std::to_string(rows_.size()) + " sampled rows";
-  Comparison out = comparison("naive", "out", scope, tol);
-  Comparison lse = comparison("naive", "lse", scope, tol);
-  compare_forward_rows(p, rows_, &out, &lse);
-  r_.comparisons.push_back(out);
-  r_.comparisons.push_back(lse);
-  progress_.clear();
+  // Naive results are float32 from the same input values: the float32 rule.
+  const double tol = tolerance(DType::Float32);
+  check_forward("naive", p, t, tol, tol);
   if (!c.backward) return;
 
   fill_dout();
-  if (r_.dtype == DType::Float32) {
-    ops.dout = dout_.view();
-  } else {
-    dout32 = dout_.to_float32();
-    ops.dout = dout32.view();
-  }
-  ops.dq = HostTensor(DType::Float32, {c.batch, c.seqlen_q, c.num_heads, c.head_dim});
-  ops.dk = HostTensor(DType::Float32, {c.batch, c.sk(), c.heads_kv(), c.head_dim});
-  ops.dv = HostTensor(DType::Float32, {c.batch, c.sk(), c.heads_kv(), c.dv()});
-  const BackwardArgs ba = ops.backward_args(options_);
-  const Problem pb = make_problem(ba, Backend::Cpu);
-  reset_pass_memory();
+  if (copy) t.dout = flash_.dout.to_float32();
+  views.dout = copy ? t.dout.view() : flash_.dout.view();
+  t.dq = HostTensor(DType::Float32, {c.batch, c.seqlen_q, c.num_heads, c.head_dim});
+  t.dk = HostTensor(DType::Float32, {c.batch, c.sk(), c.heads_kv(), c.head_dim});
+  t.dv = HostTensor(DType::Float32, {c.batch, c.sk(), c.heads_kv(), c.dv()});
+  views.dq = t.dq.view();
+  views.dk = t.dk.view();
+  views.dv = t.dv.view();
+  const Problem pb = make_problem(views.backward_args(host_options_), Backend::Cpu);
+  reset_pass_memory(cpu_);
   r_.naive.bwd = time_pass(
-      progress_, "naive backward", c, r_.bwd_flops,
+      progress_, cpu_, "naive backward", c, r_.bwd_flops,
       [&] {
-        ops.dq.poison();
-        ops.dk.poison();
-        ops.dv.poison();
+        t.dq.poison();
+        t.dk.poison();
+        t.dv.poison();
       },
       [&] { naive_backward(pb, plan); });
   r_.naive.bwd.scratch_bytes = plan.score_bytes + plan.other_bytes;
   r_.naive.bwd.peak_rss_bytes = peak_rss_bytes();
-  if (full_grad_check_) reference_backward(ba);
-  check_gradients("naive", pb, ops.dq, ops.dk, ops.dv, tol);
+  check_gradients("naive", pb, t, tol);
 }
 
 int Bench::run() {
@@ -435,7 +464,7 @@ int Bench::run() {
                             ? " (batch*heads*seqlen_q*seqlen_k*head_dim > 2e9 is too large for the full double reference)"
                             : "") +
                        "; dk and dv only for coverage (every element written and finite)");
-  if (r_.dtype != DType::Float32)
+  if (r_.dtype != DType::Float32 && r_.flash.requested)
     r_.notes.push_back(std::string(dtype_name(r_.dtype)) +
                        ": fixed tolerance; sampled rows have no low-precision naive yardstick");
   if (cfg_.json) print_json(r_, std::cout);

@@ -141,10 +141,18 @@ void print_text(const BenchResult& r, std::ostream& out) {
     out << format("  %-9s %-4s %-22s max abs err %9.3g  scaled %9.3g  tol %.0e  %s\n", k.impl.c_str(),
                   k.what.c_str(), k.scope.c_str(), k.max_abs_err, k.max_scaled_err, k.tol,
                   k.ok() ? "ok" : (k.mismatched ? "FAIL (NaN or inf)" : "FAIL"));
-  for (const Coverage& k : r.coverages)
-    out << format("  %-9s %-4s every element written and finite%s: %s\n", k.impl.c_str(), k.what.c_str(),
-                  k.what == "lse" ? " (or -inf)" : "",
-                  k.ok() ? "ok" : format("FAIL (%lld of %lld not)", (long long)k.nonfinite, (long long)k.count).c_str());
+  for (const char* impl : {"flashattn", "naive"}) {
+    std::string names, failures;
+    for (const Coverage& k : r.coverages) {
+      if (k.impl != impl) continue;
+      names += (names.empty() ? "" : ", ") + k.what;
+      if (!k.ok())
+        failures += format(" %s: %lld of %lld non-finite;", k.what.c_str(), (long long)k.nonfinite, (long long)k.count);
+    }
+    if (names.empty()) continue;
+    out << format("  %-9s %s: every element written and finite (lse: or -inf): %s\n", impl, names.c_str(),
+                  failures.empty() ? "ok" : ("FAIL" + failures).c_str());
+  }
   for (const std::string& n : r.notes) out << "  note: " << n << "\n";
   out << (r.ok() ? "result: PASS\n" : "result: FAIL\n");
 }

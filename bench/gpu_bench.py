@@ -173,7 +173,7 @@ def table(records):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--flashattn-bench", default=str(ROOT / "build-gpu" / "flashattn_gpu_bench"))
+    ap.add_argument("--flashattn-bench", default=str(ROOT / "build-gpu" / "bin" / "flashattn_gpu_bench"))
     ap.add_argument("--hdims", default="64,128,256")
     ap.add_argument("--seqlens", default="512,1024,2048,4096,8192,16384")
     ap.add_argument("--causal", default="0,1")

@@ -35,7 +35,13 @@ struct BwdConfig {
   static constexpr int kSmemQ = kBlockM * kPitchQ;
   static constexpr int kSmemdO = kBlockM * kPitchV;
   static constexpr int kSmemS = kBlockM * kPitchS;
-  static constexpr int kSmemBytes = (kSmemK + kSmemV + kSmemQ + kSmemdO + 2 * kSmemS) * 2 + 2 * kBlockM * 4;
+  static constexpr int bytes(int stages) {
+    return (kSmemK + kSmemV + stages * (kSmemQ + kSmemdO) + 2 * kSmemS) * 2 + stages * 2 * kBlockM * 4;
+  }
+  // Q, dO, LSE and D double-buffered (the next step's loads overlap this step's five GEMMs) where
+  // that fits the 163 KB an A100 block may use; single-buffered above (head_dim 192 and up).
+  static constexpr int kStages = bytes(2) <= 163 * 1024 ? 2 : 1;
+  static constexpr int kSmemBytes = bytes(kStages);
   static_assert(kBlockM == 64 && kBlockN == 64, "four warp rows of 16 cover the query and key blocks");
   static_assert(kColsS % 16 == 0 && kColsK % 16 == 0 && kColsV % 16 == 0,
                 "each warp's GEMM columns must be whole n-tile pairs");
@@ -52,12 +58,12 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
   extern __shared__ __align__(16) unsigned char smem[];
   T* sK = reinterpret_cast<T*>(smem);
   T* sV = sK + C::kSmemK;
-  T* sQ = sV + C::kSmemV;
-  T* sdO = sQ + C::kSmemQ;
-  T* sP = sdO + C::kSmemdO;
+  T* sQ0 = sV + C::kSmemV;  // stage st: sQ0 + st * kSmemQ, likewise sdO0, sLse0, sDsum0
+  T* sdO0 = sQ0 + C::kStages * C::kSmemQ;
+  T* sP = sdO0 + C::kStages * C::kSmemdO;
   T* sdS = sP + C::kSmemS;
-  float* sLse = reinterpret_cast<float*>(sdS + C::kSmemS);  // log2 units; +inf: the row has P = 0
-  float* sDsum = sLse + kBlockM;
+  float* sLse0 = reinterpret_cast<float*>(sdS + C::kSmemS);  // log2 units; +inf: the row has P = 0
+  float* sDsum0 = sLse0 + C::kStages * kBlockM;
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const int wm = warp % 4, wn = warp / 4;
   const int gr = lane / 4, tq = lane % 4;
@@ -90,6 +96,11 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
 
   // Step s covers query head hk * group + s / num_m and query block m_lo + s % num_m.
   auto load_step = [&](int s) {
+    const int st = C::kStages == 2 ? s % 2 : 0;
+    T* sQ = sQ0 + st * C::kSmemQ;
+    T* sdO = sdO0 + st * C::kSmemdO;
+    float* sLse = sLse0 + st * kBlockM;
+    float* sDsum = sDsum0 + st * kBlockM;
     const int h = hk * p.group + s / num_m;
     const int m0 = (m_lo + s % num_m) * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
@@ -123,7 +134,18 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
     const int m_block = m_lo + s % num_m;
     const int m0 = m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
-    prim::cp_async_wait<0>();
+    const int st = C::kStages == 2 ? s % 2 : 0;
+    const T* sQ = sQ0 + st * C::kSmemQ;
+    const T* sdO = sdO0 + st * C::kSmemdO;
+    const float* sLse = sLse0 + st * kBlockM;
+    const float* sDsum = sDsum0 + st * kBlockM;
+    if (C::kStages == 2 && s + 1 < steps) {
+      // The other stage was last read by step s - 1's dV/dK GEMMs, which ended at its barrier.
+      load_step(s + 1);
+      prim::cp_async_wait<1>();
+    } else {
+      prim::cp_async_wait<0>();
+    }
     __syncthreads();  // Q, dO, LSE, D of this step landed; P and dS of the last step are consumed
 
     float acc_s[1][kNTS][4], acc_dp[1][kNTS][4];
@@ -187,8 +209,8 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
         acc_dv, sP + wm * 16, sdO + wn * C::kColsV, lane);
     warp_gemm_ss<1, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
         acc_dk, sdS + wm * 16, sQ + wn * C::kColsK, lane);
-    __syncthreads();  // Q, dO, LSE, D are free: fetch the next step while dQ is computed
-    if (s + 1 < steps) load_step(s + 1);
+    __syncthreads();  // this stage's Q, dO, LSE, D are free
+    if (C::kStages == 1 && s + 1 < steps) load_step(s + 1);  // overlaps the dQ GEMM only
 
     float acc_dq[1][kNTK][4];
     zero(acc_dq);

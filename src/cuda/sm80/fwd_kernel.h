@@ -22,7 +22,9 @@ struct FwdConfig {
   static constexpr int kNWarps = kMaxD <= 128 ? 4 : 8;
   static constexpr int kThreads = kNWarps * 32;
   static constexpr int kBlockM = 128;
-  static constexpr int kBlockN = 64;
+  // Key blocks of 32 between head_dim 64 and 128: with 64, S (64 registers) and O (128) left no
+  // room for the compiler to prefetch fragments (255 registers and spills, run 1).
+  static constexpr int kBlockN = kMaxD > 64 && kMaxD <= 128 ? 32 : 64;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = Pitch<kD>::value;
@@ -33,6 +35,7 @@ struct FwdConfig {
   static constexpr int kSmemBytes = (kSmemQ + kSmemK + kSmemV) * 2;
   static_assert(kMT >= 1 && kMT * 16 * kNWarps == kBlockM, "warps must tile the query block");
   static_assert(kBlockN % 16 == 0 && kDv % 16 == 0, "P V runs in whole k-steps and n-tile pairs");
+  static_assert(kBlockN % 4 == 0, "dropout draws 4 columns per Philox call");
 };
 
 // kExtras: dropout or a score modifier (softcap, ALiBi) may be on. The plain instantiation

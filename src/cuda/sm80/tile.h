@@ -30,6 +30,23 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
   constexpr int kPitch = Pitch<kCols>::value;
   constexpr int kIters = (kRows * kChunks + kThreads - 1) / kThreads;
   if (aligned) {
+    if constexpr (kThreads % kChunks == 0 && kRows % (kThreads / kChunks) == 0) {
+      // Each thread copies one fixed column chunk of every (kThreads / kChunks)-th row: one base
+      // pointer and one stride, so the copy keeps few registers live in the kernels' main loops.
+      constexpr int kRowStep = kThreads / kChunks;
+      const int r0 = int(threadIdx.x) / kChunks, col = (int(threadIdx.x) % kChunks) * 8;
+      const T* src = g + r0 * g_row_stride + col;
+      const int64_t step = kRowStep * g_row_stride;
+      const uint32_t dst = prim::cvta_shared(s + r0 * kPitch + col);
+      const bool col_ok = col < cols_valid;
+#pragma unroll
+      for (int it = 0; it < kRows / kRowStep; ++it) {
+        const bool valid = col_ok && r0 + it * kRowStep < rows_valid;
+        prim::cp_async_16(dst + it * kRowStep * kPitch * 2, valid ? src : g, valid ? 16 : 0);
+        src += step;
+      }
+      return;
+    }
 #pragma unroll
     for (int it = 0; it < kIters; ++it) {
       const int c = it * kThreads + int(threadIdx.x);

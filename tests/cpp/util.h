@@ -23,7 +23,9 @@ namespace flashattn::test {
 
 // A tensor in host memory, densely packed in its shape, surrounded by guard bands of poison.
 struct HostTensor {
-  static constexpr int64_t kGuard = 64;  // elements of poison before and after
+  // Elements of poison before and after: wide enough that a view of another small tensor placed
+  // on this one (the aliasing tests) stays inside this allocation.
+  static constexpr int64_t kGuard = 1024;
   std::vector<uint8_t> bytes;
   TensorView view;
 

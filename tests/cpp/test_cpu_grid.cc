@@ -103,8 +103,8 @@ std::vector<GridParam> head_dim_params() {
 }
 
 std::vector<GridParam> seqlen_params() {
-  const std::pair<int, int> shapes[] = {{1, 1}, {1, 513}, {113, 203}, {128, 128}, {203, 113},
-                                        {17, 1}, {64, 65}, {97, 1025}, {1025, 97}};
+  const std::pair<int, int> shapes[] = {{1, 1}, {1, 513}, {113, 203}, {128, 128}, {203, 113}, {17, 1},
+                                        {64, 65}, {97, 1025}, {1025, 97}, {0, 17}, {17, 0}};
   std::vector<GridParam> v;
   for (DType t : kDTypes)
     for (auto [sq, sk] : shapes) {

@@ -14,12 +14,14 @@
 
 namespace flashattn::cuda::sm80 {
 
-template <int kD, int kDv>
+// Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
+template <int kD_, int kDv_, int kWSOverride = 0, int kStagesOverride = 0>
 struct BwdConfig {
+  static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
   // Above head_dim 64 the dK and dV accumulators (64 keys x (kD + kDv) floats) are split over
   // two warp columns, so eight warps hold them without spilling.
-  static constexpr int kWS = kMaxD <= 64 ? 1 : 2;
+  static constexpr int kWS = kWSOverride ? kWSOverride : kMaxD <= 64 ? 1 : 2;
   static constexpr int kNWarps = 4 * kWS;
   static constexpr int kThreads = kNWarps * 32;
   static constexpr int kBlockM = 64;  // queries per step
@@ -40,7 +42,7 @@ struct BwdConfig {
   }
   // Q, dO, LSE and D double-buffered (the next step's loads overlap this step's five GEMMs) where
   // that fits the 163 KB an A100 block may use; single-buffered above (head_dim 192 and up).
-  static constexpr int kStages = bytes(2) <= 163 * 1024 ? 2 : 1;
+  static constexpr int kStages = kStagesOverride ? kStagesOverride : bytes(2) <= 163 * 1024 ? 2 : 1;
   static constexpr int kSmemBytes = bytes(kStages);
   static_assert(kBlockM == 64 && kBlockN == 64, "four warp rows of 16 cover the query and key blocks");
   static_assert(kColsS % 16 == 0 && kColsK % 16 == 0 && kColsV % 16 == 0,
@@ -48,10 +50,9 @@ struct BwdConfig {
 };
 
 // kExtras: dropout or a score modifier may be on (as in fwd_kernel).
-template <typename T, int kD, int kDv, bool kExtras>
-__global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
-    bwd_kernel(const __grid_constant__ BwdParams bp) {
-  using C = BwdConfig<kD, kDv>;
+template <typename T, typename C, bool kExtras>
+__global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant__ BwdParams bp) {
+  constexpr int kD = C::kD, kDv = C::kDv;
   constexpr int kBlockM = C::kBlockM, kBlockN = C::kBlockN;
   constexpr int kNTS = C::kColsS / 8, kNTK = C::kColsK / 8, kNTV = C::kColsV / 8;
   const FwdParams& p = bp.fwd;
@@ -164,11 +165,38 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
     const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
     const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
     // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot).
+    float grad[kNTS][4];  // d(score)/d(dot) per element; only the kExtras kernels keep it
+#pragma unroll
+    for (int nt = 0; nt < kNTS; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int r = wm * 16 + gr + (e / 2) * 8;
+        const float dot = acc_s[0][nt][e];
+        float score;
+        if (kExtras && p.has_score_mod) {
+          const int i = m0 + r, j = n0 + wn * C::kColsS + nt * 8 + 2 * tq + (e % 2);
+          score = mod.apply(dot, i, j);
+          grad[nt][e] = mod.grad(dot);
+        } else {
+          score = dot * p.scale;
+          grad[nt][e] = p.scale;
+        }
+        acc_s[0][nt][e] = prim::exp2_approx(score * kLog2e - sLse[r]);
+      }
+    if (!unmasked) {  // one branch per tile, not one per element
+#pragma unroll
+      for (int nt = 0; nt < kNTS; ++nt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int i = m0 + wm * 16 + gr + (e / 2) * 8, j = n0 + wn * C::kColsS + nt * 8 + 2 * tq + (e % 2);
+          if (!mask.visible(i, j)) acc_s[0][nt][e] = 0.0f;
+        }
+    }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
       const int r = wm * 16 + gr + hf * 8;
       const int i = m0 + r;
-      const float lse = sLse[r], dsum = sDsum[r];
+      const float dsum = sDsum[r];
 #pragma unroll
       for (int nt = 0; nt < kNTS; ++nt) {
         const int c = wn * C::kColsS + nt * 8 + 2 * tq;
@@ -178,17 +206,7 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
         float pv[2], dsv[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const float dot = acc_s[0][nt][2 * hf + e];
-          float score, grad;
-          if (kExtras && p.has_score_mod) {
-            score = mod.apply(dot, i, j + e);
-            grad = mod.grad(dot);
-          } else {
-            score = dot * p.scale;
-            grad = p.scale;
-          }
-          float pr = prim::exp2_approx(score * kLog2e - lse);
-          if (!unmasked && !mask.visible(i, j + e)) pr = 0.0f;
+          const float pr = acc_s[0][nt][2 * hf + e];
           float dp = acc_dp[0][nt][2 * hf + e];
           float pd = pr;
           if (kExtras && p.dropout.enabled()) {
@@ -197,7 +215,7 @@ __global__ void __launch_bounds__(BwdConfig<kD, kDv>::kThreads)
             dp = kept ? dp * p.dropout.keep_scale : 0.0f;
           }
           pv[e] = pd;
-          dsv[e] = pr * (dp - dsum) * grad;
+          dsv[e] = pr * (dp - dsum) * grad[nt][2 * hf + e];
         }
         *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
         *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());

@@ -14,17 +14,20 @@
 
 namespace flashattn::cuda::sm80 {
 
-template <int kD, int kDv>
+// Tile shape of one forward instantiation. The tier defaults come first; the two overrides
+// exist for bench/gpu/tune_sm80.cu, which times alternatives side by side.
+template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0>
 struct FwdConfig {
+  static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
   // Up to head_dim 128 four warps own 32 rows each (two m-tiles share every K/V fragment load);
   // above, eight warps of 16 rows keep the O accumulator within the register file.
-  static constexpr int kNWarps = kMaxD <= 128 ? 4 : 8;
+  static constexpr int kNWarps = kNWarpsOverride ? kNWarpsOverride : kMaxD <= 128 ? 4 : 8;
   static constexpr int kThreads = kNWarps * 32;
   static constexpr int kBlockM = 128;
   // Key blocks of 32 between head_dim 64 and 128: with 64, S (64 registers) and O (128) left no
   // room for the compiler to prefetch fragments (255 registers and spills, run 1).
-  static constexpr int kBlockN = kMaxD > 64 && kMaxD <= 128 ? 32 : 64;
+  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride : kMaxD > 64 && kMaxD <= 128 ? 32 : 64;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = Pitch<kD>::value;
@@ -41,10 +44,9 @@ struct FwdConfig {
 // kExtras: dropout or a score modifier (softcap, ALiBi) may be on. The plain instantiation
 // (false) compiles that code out: it kept 255 registers live and spilled 424 bytes at hdim 128
 // (measured run 1: 112 TFLOP/s against FA2's 346).
-template <typename T, int kD, int kDv, bool kExtras>
-__global__ void __launch_bounds__(FwdConfig<kD, kDv>::kThreads)
-    fwd_kernel(const __grid_constant__ FwdParams p) {
-  using C = FwdConfig<kD, kDv>;
+template <typename T, typename C, bool kExtras>
+__global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant__ FwdParams p) {
+  constexpr int kD = C::kD, kDv = C::kDv;
   constexpr int kMT = C::kMT, kNT = C::kNT, kBlockM = C::kBlockM, kBlockN = C::kBlockN;
   constexpr int kNTO = kDv / 8;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -128,8 +130,34 @@ __global__ void __launch_bounds__(FwdConfig<kD, kDv>::kThreads)
       prim::cp_async_commit();
     }
 
-    // Scores in log2 units: modifiers, then the mask (only on tiles the mask cuts).
+    // Scores in log2 units: modifiers, then the mask (only on tiles the mask cuts: one branch
+    // per tile, not one per element).
     const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          float& x = acc_s[mt][nt][e];
+          if (kExtras && p.has_score_mod) {
+            const int i = m0 + warp_row0 + mt * 16 + gr + (e / 2) * 8, j = n0 + nt * 8 + 2 * tq + (e % 2);
+            x = mod.apply(x, i, j) * kLog2e;
+          } else {
+            x *= p.scale_log2;
+          }
+        }
+    if (!unmasked) {
+#pragma unroll
+      for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int i = m0 + warp_row0 + mt * 16 + gr + (e / 2) * 8, j = n0 + nt * 8 + 2 * tq + (e % 2);
+            if (!mask.visible(i, j)) acc_s[mt][nt][e] = -INFINITY;
+          }
+    }
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
@@ -137,16 +165,7 @@ __global__ void __launch_bounds__(FwdConfig<kD, kDv>::kThreads)
         const int i = m0 + warp_row0 + mt * 16 + gr + hf * 8;
         float mx = -INFINITY;
 #pragma unroll
-        for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int j = n0 + nt * 8 + 2 * tq + e;
-            float x = acc_s[mt][nt][2 * hf + e];
-            x = kExtras && p.has_score_mod ? mod.apply(x, i, j) * kLog2e : x * p.scale_log2;
-            if (!unmasked && !mask.visible(i, j)) x = -INFINITY;
-            acc_s[mt][nt][2 * hf + e] = x;
-            mx = fmaxf(mx, x);
-          }
+        for (int nt = 0; nt < kNT; ++nt) mx = fmaxf(mx, fmaxf(acc_s[mt][nt][2 * hf], acc_s[mt][nt][2 * hf + 1]));
         mx = prim::quad_max(mx);
         const float m_new = fmaxf(row_max[mt][hf], mx);
         const float m_use = semantics::safe_max(m_new);

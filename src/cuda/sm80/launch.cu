@@ -11,12 +11,16 @@
 #include "cuda/backend.h"
 #include "cuda/prim/math.h"
 #include "cuda/sm80/check.h"
-#include "cuda/sm80/params.h"
+#include "cuda/sm80/host.h"
 
 namespace flashattn::cuda {
 
 namespace sm80 {
 namespace {
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+}  // namespace
 
 Tensor tensor_of(const Operand& o) {
   Tensor t;
@@ -32,9 +36,7 @@ bool aligned16(const Operand& o) {
          o.head_stride % 8 == 0;
 }
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-FwdParams make_fwd_params(const Problem& p, int block_m) {
+FwdParams make_fwd_params(const Problem& p) {
   FwdParams f;
   f.q = tensor_of(p.q);
   f.k = tensor_of(p.k);
@@ -67,9 +69,10 @@ FwdParams make_fwd_params(const Problem& p, int block_m) {
   f.dropout = p.dropout;
   f.aligned = p.head_dim % 8 == 0 && p.head_dim_v % 8 == 0 && aligned16(p.q) && aligned16(p.k) && aligned16(p.v) &&
               aligned16(p.out);
-  f.num_m_blocks = ceil_div(p.max_seqlen_q, block_m);
-  return f;
+  return f;  // num_m_blocks: set by the launcher from its tile size
 }
+
+namespace {
 
 // Scratch memory from Context::allocator, else cudaMallocAsync/cudaFreeAsync on the stream:
 // freed in stream order after the kernels that use it, so no synchronization is needed.
@@ -168,7 +171,6 @@ void run_backward_aux(BwdParams& bp, const KernelEntry& kernel, int64_t rows, cu
   }
 }
 
-constexpr int kFwdBlockM = 128;  // FwdConfig::kBlockM of every tier
 constexpr int kBwdBlockM = 64;   // BwdConfig::kBlockM
 constexpr int kBwdBlockN = 64;   // BwdConfig::kBlockN
 
@@ -207,15 +209,15 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
 }
 
 void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& context) {
-  const sm80::FwdParams f = sm80::make_fwd_params(p, sm80::kFwdBlockM);
-  if (f.num_m_blocks == 0 || p.total_q == 0) return;
+  if (p.max_seqlen_q == 0 || p.total_q == 0) return;
+  const sm80::FwdParams f = sm80::make_fwd_params(p);
   kernel.launch(&f, context.cuda_stream);
 }
 
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
   using namespace sm80;
   BwdParams bp;
-  bp.fwd = make_fwd_params(p, kBwdBlockM);
+  bp.fwd = make_fwd_params(p);
   bp.dout = tensor_of(p.dout);
   bp.dq = tensor_of(p.dq);
   bp.dk = tensor_of(p.dk);

@@ -1,7 +1,7 @@
 // Launchers of the templated sm80 kernels, instantiated once per (direction, dtype, tier) in
 // src/cuda/instantiations/. Each picks the plain or the with-extras kernel (the one level of
 // compile-time switching), sets its dynamic shared-memory limit, launches on the given stream
-// and checks the launch.
+// and checks the launch. The grid's block counts follow the configuration's tile sizes.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,32 +12,47 @@
 
 namespace flashattn::cuda::sm80 {
 
-template <typename T, int kD, int kDv>
-void launch_fwd(const void* params, void* stream) {
-  using C = FwdConfig<kD, kDv>;
-  const FwdParams& p = *static_cast<const FwdParams*>(params);
+template <typename T, typename C, bool kExtras>
+void launch_fwd_config(FwdParams p, cudaStream_t stream) {
+  p.num_m_blocks = (p.seqlen_q + C::kBlockM - 1) / C::kBlockM;
   const int64_t blocks = int64_t(p.num_m_blocks) * p.batch * p.num_heads;
+  if (blocks == 0) return;
   check_grid(blocks);
-  const bool extras = p.has_score_mod || p.dropout.enabled();
-  auto kernel = extras ? fwd_kernel<T, kD, kDv, true> : fwd_kernel<T, kD, kDv, false>;
+  auto kernel = fwd_kernel<T, C, kExtras>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(fwd_kernel)");
-  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, static_cast<cudaStream_t>(stream)>>>(p);
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(p);
   check(cudaGetLastError(), "launch fwd_kernel");
+}
+
+// The backward's block counts (num_n_blocks, num_m_blocks) are set by the caller, which sizes the
+// semaphores with them: every configuration uses 64 x 64 blocks (BwdConfig asserts it).
+template <typename T, typename C, bool kExtras>
+void launch_bwd_config(const BwdParams& p, cudaStream_t stream) {
+  const int64_t blocks = int64_t(p.num_n_blocks) * p.fwd.batch * p.fwd.num_heads_kv;
+  if (blocks == 0) return;
+  check_grid(blocks);
+  auto kernel = bwd_kernel<T, C, kExtras>;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
+        "cudaFuncSetAttribute(bwd_kernel)");
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(p);
+  check(cudaGetLastError(), "launch bwd_kernel");
+}
+
+template <typename T, int kD, int kDv>
+void launch_fwd(const void* params, void* stream) {
+  const FwdParams& p = *static_cast<const FwdParams*>(params);
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (p.has_score_mod || p.dropout.enabled()) launch_fwd_config<T, FwdConfig<kD, kDv>, true>(p, s);
+  else launch_fwd_config<T, FwdConfig<kD, kDv>, false>(p, s);
 }
 
 template <typename T, int kD, int kDv>
 void launch_bwd(const void* params, void* stream) {
-  using C = BwdConfig<kD, kDv>;
   const BwdParams& p = *static_cast<const BwdParams*>(params);
-  const int64_t blocks = int64_t(p.num_n_blocks) * p.fwd.batch * p.fwd.num_heads_kv;
-  check_grid(blocks);
-  const bool extras = p.fwd.has_score_mod || p.fwd.dropout.enabled();
-  auto kernel = extras ? bwd_kernel<T, kD, kDv, true> : bwd_kernel<T, kD, kDv, false>;
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
-        "cudaFuncSetAttribute(bwd_kernel)");
-  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, static_cast<cudaStream_t>(stream)>>>(p);
-  check(cudaGetLastError(), "launch bwd_kernel");
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (p.fwd.has_score_mod || p.fwd.dropout.enabled()) launch_bwd_config<T, BwdConfig<kD, kDv>, true>(p, s);
+  else launch_bwd_config<T, BwdConfig<kD, kDv>, false>(p, s);
 }
 
 }  // namespace flashattn::cuda::sm80

@@ -411,6 +411,72 @@ TEST(Differential, StridedViewsEqualDense) {
   }
 }
 
+// Varlen with strided views: q, k, v slices of a packed (tokens, 3, heads, dim) buffer, lse with
+// a padded head pitch (heads, total_q + 5), (batch, heads) ALiBi slopes with a padded row pitch.
+TEST(Differential, StridedVarlenAndAlibiEqualDense) {
+  Spec s;
+  s.dtype = DType::Float16;
+  s.batch = 3;
+  s.heads = s.heads_kv = 2;
+  s.head_dim = 40;
+  s.lens_q = {33, 12, 70};  // q, k, v share one packed buffer: equal token counts
+  s.lens_k = {33, 12, 70};
+  s.causal = true;
+  s.alibi = 2;
+  s.softcap = 9.0f;
+  s.num_threads = 1;
+  Case c(s);
+  c.run_forward();
+  c.run_backward();
+  const int64_t T = c.total_q;
+  const int H = s.heads, D = s.head_dim, es = int(dtype_size(s.dtype));
+  HostTensor qkv(s.dtype, {T, 3, H, D});
+  for (int64_t t = 0; t < T; ++t)
+    for (int e = 0; e < H * D; ++e) {
+      qkv.set((t * 3 + 0) * H * D + e, c.q.get(t * H * D + e));
+      qkv.set((t * 3 + 1) * H * D + e, c.k.get(t * H * D + e));
+      qkv.set((t * 3 + 2) * H * D + e, c.v.get(t * H * D + e));
+    }
+  auto slice = [&](int which) {
+    return TensorView::strided(static_cast<uint8_t*>(qkv.view.data) + int64_t(which) * H * D * es, s.dtype, {T, H, D},
+                               {3 * int64_t(H) * D, D, 1});
+  };
+  HostTensor lse(DType::Float32, {H, T + 5}), slopes(DType::Float32, {s.batch, H + 3}), out(s.dtype, {T, H, D});
+  for (int b = 0; b < s.batch; ++b)
+    for (int h = 0; h < H; ++h) slopes.set(int64_t(b) * (H + 3) + h, c.alibi.get(int64_t(b) * H + h));
+  ForwardArgs fa = c.forward_args();
+  fa.q = slice(0);
+  fa.k = slice(1);
+  fa.v = slice(2);
+  fa.out = out.view;
+  fa.softmax_lse = TensorView::strided(lse.view.data, DType::Float32, {H, T}, {T + 5, 1});
+  fa.options.alibi_slopes = TensorView::strided(slopes.view.data, DType::Float32, {s.batch, H}, {H + 3, 1});
+  flashattn::forward(fa, c.context());
+  EXPECT_TRUE(out.same_bits(c.out));
+  for (int h = 0; h < H; ++h)
+    for (int64_t t = 0; t < T; ++t) {
+      const float a = lse.get(int64_t(h) * (T + 5) + t), e = c.lse.get(int64_t(h) * T + t);
+      ASSERT_TRUE(a == e || (std::isinf(a) && std::isinf(e))) << "lse h=" << h << " t=" << t;
+    }
+  for (int h = 0; h < H; ++h)
+    for (int64_t t = T; t < T + 5; ++t) ASSERT_TRUE(std::isnan(lse.get(int64_t(h) * (T + 5) + t))) << "wrote lse padding";
+  HostTensor dq(s.dtype, {T, H, D}), dk(s.dtype, {T, H, D}), dv(s.dtype, {T, H, D});
+  BackwardArgs ba = c.backward_args();
+  ba.q = fa.q;
+  ba.k = fa.k;
+  ba.v = fa.v;
+  ba.out = fa.out;
+  ba.softmax_lse = fa.softmax_lse;
+  ba.options = fa.options;
+  ba.dq = dq.view;
+  ba.dk = dk.view;
+  ba.dv = dv.view;
+  flashattn::backward(ba, c.context());
+  EXPECT_TRUE(dq.same_bits(c.dq));
+  EXPECT_TRUE(dk.same_bits(c.dk));
+  EXPECT_TRUE(dv.same_bits(c.dv));
+}
+
 // --- Determinism ---
 
 struct Outputs {

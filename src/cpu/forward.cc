@@ -138,37 +138,59 @@ void run_tile(const Problem& p, int b, int hk, const Tile& t, const float* kt, c
 int resolve_threads(int num_threads) { return num_threads > 0 ? num_threads : omp_get_max_threads(); }
 
 void forward(const Problem& p, int num_threads) {
+  const int nt = resolve_threads(num_threads);
   const int d = p.head_dim, dvp = pad_to_vec(p.head_dim_v);
   const int max_kb = (p.max_seqlen_k + kBlockN - 1) / kBlockN;
-  // K^T as [block][d][kBlockN] and V as [key][dvp], both zero padded: shared by the threads.
-  Buffer kt(std::max<int64_t>(1, int64_t(max_kb) * d * kBlockN));
-  Buffer vp(std::max<int64_t>(1, int64_t(max_kb) * kBlockN * dvp));
-  std::vector<Tile> tiles;
 
-#pragma omp parallel num_threads(resolve_threads(num_threads))
+  // Work items: (batch, kv head, chunk of query blocks). Each item packs the K/V it needs into
+  // its thread's buffers and runs its tiles, so threads never wait on each other (a barrier per
+  // (batch, kv head) costed a scheduler quantum each whenever the cores were oversubscribed).
+  // Chunks split a pair's query blocks only when there are too few pairs to balance the threads.
+  struct Item {
+    int b, hk, row_begin, row_end;
+    int64_t cost;
+  };
+  std::vector<Item> items;
+  const int pairs = p.batch * p.num_heads_kv;
+  for (int b = 0; b < p.batch; ++b) {
+    const int sq = p.seqlen_q(b), nqb = (sq + kBlockM - 1) / kBlockM;
+    if (sq == 0) continue;
+    const int chunks = std::max(1, std::min(nqb, (4 * nt + pairs - 1) / pairs));
+    const semantics::Mask mask = p.mask(b);
+    for (int hk = 0; hk < p.num_heads_kv; ++hk)
+      for (int c = 0; c < chunks; ++c) {
+        const int r0 = nqb * c / chunks * kBlockM, r1 = std::min(sq, nqb * (c + 1) / chunks * kBlockM);
+        int64_t cost = 0;
+        for (int r = r0; r < r1; r += kBlockM) {
+          int lo, hi;
+          mask.key_range(r, std::min(r1, r + kBlockM), &lo, &hi);
+          cost += int64_t(hi - lo) + kBlockN;
+        }
+        items.push_back({b, hk, r0, r1, cost});
+      }
+  }
+  // Longest first: under a causal mask the last query blocks see the most keys.
+  std::stable_sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.cost > y.cost; });
+
+#pragma omp parallel num_threads(nt)
   {
     ThreadBuffers tb(d, dvp);
-    for (int b = 0; b < p.batch; ++b) {
-      const int sq = p.seqlen_q(b), sk = p.seqlen_k(b);
-      if (sq == 0) continue;
-      const int nkb = (sk + kBlockN - 1) / kBlockN;
-#pragma omp single
-      {
-        // Longest tiles first: under a causal mask the last query blocks see the most keys.
-        tiles.clear();
-        for (int r0 = ((sq - 1) / kBlockM) * kBlockM; r0 >= 0; r0 -= kBlockM)
-          for (int g = 0; g < p.group(); ++g) tiles.push_back({g, r0});
-      }
-      for (int hk = 0; hk < p.num_heads_kv; ++hk) {
-#pragma omp for schedule(static)
-        for (int kb = 0; kb < nkb; ++kb) {
-          const int c0 = kb * kBlockN, nc = std::min(kBlockN, sk - c0);
-          load_tile_transposed(p.k, p.row_begin_k(b), b, hk, c0, nc, d, kt.data() + int64_t(kb) * d * kBlockN, kBlockN);
-          load_tile(p.v, p.row_begin_k(b), b, hk, c0, nc, kBlockN, p.head_dim_v, vp.data() + int64_t(c0) * dvp, dvp);
-        }
+    // K^T as [block][d][kBlockN] and V as [key][dvp], zero padded: O(seqlen_k * head_dim).
+    Buffer kt(std::max<int64_t>(1, int64_t(max_kb) * d * kBlockN));
+    Buffer vp(std::max<int64_t>(1, int64_t(max_kb) * kBlockN * dvp));
 #pragma omp for schedule(dynamic, 1)
-        for (size_t t = 0; t < tiles.size(); ++t) run_tile(p, b, hk, tiles[t], kt.data(), vp.data(), tb);
+    for (size_t it = 0; it < items.size(); ++it) {
+      const Item& item = items[it];
+      const int b = item.b, hk = item.hk, sk = p.seqlen_k(b);
+      int klo, khi;
+      p.mask(b).key_range(item.row_begin, item.row_end, &klo, &khi);
+      for (int kb = klo / kBlockN; kb * kBlockN < khi; ++kb) {
+        const int c0 = kb * kBlockN, nc = std::min(kBlockN, sk - c0);
+        load_tile_transposed(p.k, p.row_begin_k(b), b, hk, c0, nc, d, kt.data() + int64_t(kb) * d * kBlockN, kBlockN);
+        load_tile(p.v, p.row_begin_k(b), b, hk, c0, nc, kBlockN, p.head_dim_v, vp.data() + int64_t(c0) * dvp, dvp);
       }
+      for (int r0 = item.row_begin; r0 < item.row_end; r0 += kBlockM)
+        for (int g = 0; g < p.group(); ++g) run_tile(p, b, hk, Tile{g, r0}, kt.data(), vp.data(), tb);
     }
   }
 }

@@ -78,6 +78,8 @@ const char* backend_name(Backend backend);
 // cudaMallocAsync/cudaFreeAsync on the stream for CUDA). CUDA: allocate returns device memory
 // usable by work queued on Context::cuda_stream; deallocate is called once the work is queued
 // (not finished), so the allocator must be stream-ordered (as PyTorch's caching allocator is).
+// CPU: allocate returns host memory and is called from the worker threads, so it must be
+// thread-safe; sizes are multiples of 64 bytes.
 struct Allocator {
   void* (*allocate)(std::size_t bytes, void* user) = nullptr;
   void (*deallocate)(void* ptr, std::size_t bytes, void* user) = nullptr;

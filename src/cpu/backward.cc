@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "cpu/cpu_backend.h"
@@ -32,10 +33,10 @@ struct ThreadBuffers {
   Buffer k, kt, vt, dk, dv;
   // Query tile: Q, dO, raw dots, P, Z = dropped P, dS and the transposes.
   Buffer q, dout, dot, prob, z, ds, trans;
-  ThreadBuffers(const Dims& m)
-      : k(kBlockN * m.dp), kt(m.d * kBlockN), vt(m.dv * kBlockN), dk(kBlockN * m.dp), dv(kBlockN * m.dvp),
-        q(kBlockM * m.dp), dout(kBlockM * m.dvp), dot(kBlockM * kBlockN), prob(kBlockM * kBlockN),
-        z(kBlockM * kBlockN), ds(kBlockM * kBlockN), trans(kBlockN * kBlockM) {}
+  ThreadBuffers(const Dims& m, const Allocator& a)
+      : k(kBlockN * m.dp, a), kt(m.d * kBlockN, a), vt(m.dv * kBlockN, a), dk(kBlockN * m.dp, a),
+        dv(kBlockN * m.dvp, a), q(kBlockM * m.dp, a), dout(kBlockM * m.dvp, a), dot(kBlockM * kBlockN, a),
+        prob(kBlockM * kBlockN, a), z(kBlockM * kBlockN, a), ds(kBlockM * kBlockN, a), trans(kBlockN * kBlockM, a) {}
 };
 
 // One query tile against one key block: accumulates dK, dV (tb.dk, tb.dv) and dQ (dq rows r0..).
@@ -153,13 +154,14 @@ void store_dq(const Problem& p, const Dims& m, int b, int hk, const float* dq_ac
 
 }  // namespace
 
-void backward(const Problem& p, int num_threads) {
-  const int nt = resolve_threads(num_threads);
+void backward(const Problem& p, const Context& context) {
+  const int nt = resolve_threads(context.num_threads);
+  const Allocator& alloc = context.allocator;
   const Dims m{p.head_dim, p.head_dim_v, pad_to_vec(p.head_dim), pad_to_vec(p.head_dim_v)};
   const int H = p.num_heads;
 
   // D = rowsum(dO * O), per (head, token).
-  Buffer D(std::max<int64_t>(1, int64_t(H) * p.total_q));
+  Buffer D(std::max<int64_t>(1, int64_t(H) * p.total_q), alloc);
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int b = 0; b < p.batch; ++b)
     for (int h = 0; h < H; ++h)
@@ -179,8 +181,8 @@ void backward(const Problem& p, int num_threads) {
     // Enough (batch, kv head) pairs to keep every thread busy: each owns its pair's dQ.
 #pragma omp parallel num_threads(nt)
     {
-      ThreadBuffers tb(m);
-      Buffer dq_acc(std::max<int64_t>(1, dq_rows * m.dp));
+      ThreadBuffers tb(m, alloc);
+      Buffer dq_acc(std::max<int64_t>(1, dq_rows * m.dp), alloc);
 #pragma omp for schedule(dynamic, 1)
       for (int pair = 0; pair < pairs; ++pair) {
         const int b = pair / p.num_heads_kv, hk = pair % p.num_heads_kv;
@@ -195,25 +197,26 @@ void backward(const Problem& p, int num_threads) {
   // Few pairs: split each pair's key blocks into chunks, one dQ partial per chunk, summed in
   // chunk order (deterministic for a given thread count).
   const int chunks = nt;
-  std::vector<Buffer> partial(chunks);
-  for (auto& buf : partial) buf.resize(std::max<int64_t>(1, dq_rows * m.dp));
+  std::vector<std::unique_ptr<Buffer>> partial;
+  for (int c = 0; c < chunks; ++c)
+    partial.push_back(std::make_unique<Buffer>(std::max<int64_t>(1, dq_rows * m.dp), alloc));
   for (int pair = 0; pair < pairs; ++pair) {
     const int b = pair / p.num_heads_kv, hk = pair % p.num_heads_kv;
     const int nkb = (p.seqlen_k(b) + kBlockN - 1) / kBlockN;
     const int64_t count = int64_t(p.group()) * p.seqlen_q(b) * m.dp;
 #pragma omp parallel num_threads(nt)
     {
-      ThreadBuffers tb(m);
+      ThreadBuffers tb(m, alloc);
 #pragma omp for schedule(static)
       for (int c = 0; c < chunks; ++c) {
-        std::fill(partial[c].data(), partial[c].data() + count, 0.0f);
-        key_range_item(p, m, b, hk, nkb * c / chunks, nkb * (c + 1) / chunks, D.data(), partial[c].data(), tb);
+        std::fill(partial[c]->data(), partial[c]->data() + count, 0.0f);
+        key_range_item(p, m, b, hk, nkb * c / chunks, nkb * (c + 1) / chunks, D.data(), partial[c]->data(), tb);
       }
 #pragma omp for schedule(static)
       for (int64_t e = 0; e < count; ++e)
-        for (int c = 1; c < chunks; ++c) partial[0][e] += partial[c][e];
+        for (int c = 1; c < chunks; ++c) (*partial[0])[e] += (*partial[c])[e];
     }
-    store_dq(p, m, b, hk, partial[0].data());
+    store_dq(p, m, b, hk, partial[0]->data());
   }
 }
 

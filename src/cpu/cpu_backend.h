@@ -6,8 +6,9 @@
 
 namespace flashattn::cpu {
 
-void forward(const Problem& p, int num_threads);
-void backward(const Problem& p, int num_threads);
+// context: num_threads (0 = every core) and the scratch allocator.
+void forward(const Problem& p, const Context& context);
+void backward(const Problem& p, const Context& context);
 
 // Resolves a thread count of 0 to every core.
 int resolve_threads(int num_threads);

@@ -29,7 +29,8 @@ struct Tile {
 
 struct ThreadBuffers {
   Buffer q, s, o, m, l;
-  ThreadBuffers(int d, int dvp) : q(kBlockM * d), s(kBlockM * kBlockN), o(kBlockM * dvp), m(kBlockM), l(kBlockM) {}
+  ThreadBuffers(int d, int dvp, const Allocator& a)
+      : q(kBlockM * d, a), s(kBlockM * kBlockN, a), o(kBlockM * dvp, a), m(kBlockM, a), l(kBlockM, a) {}
 };
 
 // Applies the modifiers and the mask to one row of raw dot products in place.
@@ -137,8 +138,9 @@ void run_tile(const Problem& p, int b, int hk, const Tile& t, const float* kt, c
 
 int resolve_threads(int num_threads) { return num_threads > 0 ? num_threads : omp_get_max_threads(); }
 
-void forward(const Problem& p, int num_threads) {
-  const int nt = resolve_threads(num_threads);
+void forward(const Problem& p, const Context& context) {
+  const int nt = resolve_threads(context.num_threads);
+  const Allocator& alloc = context.allocator;
   const int d = p.head_dim, dvp = pad_to_vec(p.head_dim_v);
   const int max_kb = (p.max_seqlen_k + kBlockN - 1) / kBlockN;
 
@@ -174,10 +176,10 @@ void forward(const Problem& p, int num_threads) {
 
 #pragma omp parallel num_threads(nt)
   {
-    ThreadBuffers tb(d, dvp);
+    ThreadBuffers tb(d, dvp, alloc);
     // K^T as [block][d][kBlockN] and V as [key][dvp], zero padded: O(seqlen_k * head_dim).
-    Buffer kt(std::max<int64_t>(1, int64_t(max_kb) * d * kBlockN));
-    Buffer vp(std::max<int64_t>(1, int64_t(max_kb) * kBlockN * dvp));
+    Buffer kt(std::max<int64_t>(1, int64_t(max_kb) * d * kBlockN), alloc);
+    Buffer vp(std::max<int64_t>(1, int64_t(max_kb) * kBlockN * dvp), alloc);
 #pragma omp for schedule(dynamic, 1)
     for (size_t it = 0; it < items.size(); ++it) {
       const Item& item = items[it];

@@ -4,16 +4,20 @@
 
 #include <cstddef>
 
+#include "flashattn/flashattn.h"
+
 namespace flashattn::cpu {
 
-void* scratch_allocate(std::size_t bytes);
-void scratch_free(void* ptr, std::size_t bytes);
+// From the caller's Allocator when it has one (it must be thread-safe: worker threads allocate),
+// else aligned_alloc. Either way the bytes are counted for cpu_scratch_peak_bytes().
+void* scratch_allocate(std::size_t bytes, const Allocator& allocator);
+void scratch_free(void* ptr, std::size_t bytes, const Allocator& allocator);
 
 // A 64-byte aligned, zero-initialized float buffer, freed when it goes out of scope.
 class Buffer {
  public:
-  Buffer() = default;
-  explicit Buffer(std::size_t count) { resize(count); }
+  explicit Buffer(const Allocator& allocator) : allocator_(allocator) {}
+  Buffer(std::size_t count, const Allocator& allocator) : allocator_(allocator) { resize(count); }
   ~Buffer() { release(); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -25,6 +29,7 @@ class Buffer {
 
  private:
   void release();
+  Allocator allocator_;
   float* data_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -81,7 +81,7 @@ RunInfo forward(const ForwardArgs& args, const Context& context) {
     return RunInfo{backend, k.path};
   }
 #endif
-  cpu::forward(p, context.num_threads);
+  cpu::forward(p, context);
   return RunInfo{backend, k.path};
 }
 
@@ -95,7 +95,7 @@ RunInfo backward(const BackwardArgs& args, const Context& context) {
     return RunInfo{backend, k.path};
   }
 #endif
-  cpu::backward(p, context.num_threads);
+  cpu::backward(p, context);
   return RunInfo{backend, k.path};
 }
 

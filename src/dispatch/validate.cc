@@ -2,6 +2,7 @@
 // Each failure throws flashattn::Error naming the argument and the rule.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -81,6 +82,37 @@ void check_no_overlap(const TensorView& out, const char* out_name, const TensorV
                       const char* other_name) {
   if (overlaps(out, other))
     fail(out_name, std::string("must not overlap ") + other_name + " (outputs never alias inputs)");
+}
+
+// An output whose strides let two of its elements share memory would be written by racing
+// threads. Sufficient rule: sorted by |stride|, each dimension steps past everything inside it.
+void check_not_self_overlapping(const TensorView& t, const char* name) {
+  if (!t.defined()) return;
+  int order[kMaxRank];
+  int n = 0;
+  for (int d = 0; d < t.rank; ++d)
+    if (t.shape[d] > 1) order[n++] = d;
+  std::sort(order, order + n, [&](int a, int b) { return std::llabs(t.stride[a]) < std::llabs(t.stride[b]); });
+  int64_t inner_extent = 0;  // elements spanned by the dimensions already visited, minus one
+  for (int i = 0; i < n; ++i) {
+    const int64_t stride = std::llabs(t.stride[order[i]]);
+    if (stride <= inner_extent)
+      fail(name, "must not overlap itself: dimension " + std::to_string(order[i]) + " has stride " +
+                     std::to_string(t.stride[order[i]]) + ", so distinct elements would share memory");
+    inner_extent += (t.shape[order[i]] - 1) * stride;
+  }
+}
+
+// Outputs must not overlap the cu_seqlens arrays either.
+void check_no_overlap_cu(const TensorView& out, const char* out_name, const Varlen& varlen) {
+  if (!varlen.enabled() || varlen.batch < 1) return;
+  const int32_t* arrays[] = {varlen.cu_seqlens_q, varlen.cu_seqlens_k};
+  const char* names[] = {"cu_seqlens_q", "cu_seqlens_k"};
+  for (int i = 0; i < 2; ++i) {
+    if (arrays[i] == nullptr) continue;
+    const TensorView cu = TensorView::contiguous(const_cast<int32_t*>(arrays[i]), DType::Float32, {varlen.batch + 1});
+    check_no_overlap(out, out_name, cu, names[i]);
+  }
 }
 
 Operand operand_of(const TensorView& t, bool varlen) {
@@ -310,6 +342,10 @@ Problem make_problem(const ForwardArgs& a, Backend backend, void* cuda_stream) {
     check_no_overlap(a.softmax_lse, "softmax_lse", *inputs[i], names[i]);
   }
   check_no_overlap(a.softmax_lse, "softmax_lse", a.out, "out");
+  check_not_self_overlapping(a.out, "out");
+  check_not_self_overlapping(a.softmax_lse, "softmax_lse");
+  check_no_overlap_cu(a.out, "out", a.varlen);
+  check_no_overlap_cu(a.softmax_lse, "softmax_lse", a.varlen);
   read_varlen(p, a.varlen, cuda_stream);
   return p;
 }
@@ -348,6 +384,8 @@ Problem make_problem(const BackwardArgs& a, Backend backend, void* cuda_stream) 
     for (int i = 0; i < 7; ++i) check_no_overlap(*outputs[o], out_names[o], *inputs[i], names[i]);
     for (int o2 = 0; o2 < o; ++o2)
       check_no_overlap(*outputs[o], out_names[o], *outputs[o2], out_names[o2]);
+    check_not_self_overlapping(*outputs[o], out_names[o]);
+    check_no_overlap_cu(*outputs[o], out_names[o], a.varlen);
   }
   read_varlen(p, a.varlen, cuda_stream);
   p.dout = operand_of(a.dout, p.varlen);

@@ -545,5 +545,35 @@ TEST(BadInput, GradientsOverlapEachOther) {
   }
 }
 
+TEST(BadInput, OutputOverlapsItself) {
+  // Head stride 0: every head would be written to the same memory by racing threads.
+  {
+    Fixture f;
+    ForwardArgs a = f.fwd();
+    a.out.stride[2] = 0;
+    expect_rejected(f, a, f.ctx(), "out", {"must not overlap itself"}, "out with head stride 0");
+  }
+  {
+    Fixture f;
+    ForwardArgs a = f.fwd();
+    a.softmax_lse.stride[1] = 1;  // heads one element apart along a seqlen-long row
+    expect_rejected(f, a, f.ctx(), "softmax_lse", {"must not overlap itself"}, "lse with head stride 1");
+  }
+  for (const char* g : {"dq", "dk", "dv"}) {
+    Fixture f;
+    BackwardArgs b = f.bwd();
+    TensorView& t = std::string(g) == "dq" ? b.dq : std::string(g) == "dk" ? b.dk : b.dv;
+    t.stride[1] = t.stride[2];  // rows collide with heads
+    expect_rejected(f, b, f.ctx(), g, {"must not overlap itself"}, std::string(g) + " rows over heads");
+  }
+}
+
+TEST(BadInput, OutputOverlapsCuSeqlens) {
+  Fixture f(/*varlen=*/true);
+  ForwardArgs a = f.fwd();
+  a.softmax_lse.data = const_cast<int32_t*>(a.varlen.cu_seqlens_k);
+  expect_rejected(f, a, f.ctx(), "softmax_lse", {"must not overlap cu_seqlens_k"});
+}
+
 }  // namespace
 }  // namespace flashattn::test

@@ -1,0 +1,122 @@
+"""Shared pieces of the Python tests: devices (CUDA variants skip with a reason where there is no GPU
+or no CUDA build), a float64 PyTorch reference of the semantics in docs/numerics.md, and the
+tolerance rule: fp16/bf16 error <= 2 x the error of the same naive computation done in that dtype
++ 1e-5 x max(1, |ref|); fp32 error <= 1e-5 x max(1, |ref|)."""
+
+import math
+
+import pytest
+import torch
+
+import flashattn
+
+
+def _cuda_skip_reason():
+    if not torch.cuda.is_available():
+        return "CUDA variant: no GPU visible to torch on this machine"
+    if not flashattn.cuda_available():
+        return "CUDA variant: this flashattn build has no CUDA backend (installed without nvcc or with FLASHATTN_CUDA=OFF)"
+    return None
+
+
+CUDA_SKIP = _cuda_skip_reason()
+CUDA_MARK = pytest.mark.skipif(CUDA_SKIP is not None, reason=str(CUDA_SKIP))
+DEVICES = ["cpu", pytest.param("cuda", marks=CUDA_MARK)]
+
+
+def device_marks(device):
+    return [CUDA_MARK] if device == "cuda" else []
+
+
+def dtypes_for(device):
+    return [torch.float32, torch.float16, torch.bfloat16] if device == "cpu" else [torch.float16, torch.bfloat16]
+
+
+def visible_mask(sq, sk, causal, window, device="cpu"):
+    """(sq, sk) bool: key j visible to query i (bottom-right aligned window; causal = (left, 0))."""
+    left, right = window
+    if causal:
+        right = 0
+    i = torch.arange(sq, device=device).unsqueeze(1)
+    j = torch.arange(sk, device=device).unsqueeze(0)
+    diag = i + sk - sq
+    ok = torch.ones(sq, sk, dtype=torch.bool, device=device)
+    if left >= 0:
+        ok &= j >= diag - left
+    if right >= 0:
+        ok &= j <= diag + right
+    return ok
+
+
+def attention_ref(q, k, v, softmax_scale=None, causal=False, window=(-1, -1), softcap=0.0, alibi=None,
+                  keep=None, dropout_p=0.0, upcast=True):
+    """Naive attention over padded tensors q (b, sq, h, d), k/v (b, sk, hk, d[v]).
+
+    upcast: compute in float64 (the reference); else in the input dtype with intermediates rounded
+    where a framework rounds them (the yardstick of the tolerance rule). keep: (b, h, sq, sk) bool
+    dropout pattern. Returns (out, lse) with lse (b, h, sq) in float64 (upcast) or float32."""
+    dtype = q.dtype
+    if upcast:
+        q, k, v = q.double(), k.double(), v.double()
+    b, sq, h, d = q.shape
+    sk, hk = k.shape[1], k.shape[2]
+    scale = d ** -0.5 if softmax_scale is None else softmax_scale
+    if hk != h:
+        k = k.repeat_interleave(h // hk, dim=2)
+        v = v.repeat_interleave(h // hk, dim=2)
+    s = torch.einsum("bihd,bjhd->bhij", q * scale, k)
+    if not upcast:
+        s = s.float()
+    if softcap > 0:
+        s = softcap * torch.tanh(s / softcap)
+    if alibi is not None:
+        slopes = alibi.to(s.dtype).reshape(-1 if alibi.dim() == 1 else b, h)
+        if alibi.dim() == 1:
+            slopes = slopes.reshape(1, h)
+        i = torch.arange(sq, device=q.device).unsqueeze(1)
+        j = torch.arange(sk, device=q.device).unsqueeze(0)
+        dist = (i + sk - sq - j).abs().to(s.dtype)
+        s = s - slopes[:, :, None, None] * dist
+    mask = visible_mask(sq, sk, causal, window, q.device)
+    s = s.masked_fill(~mask, float("-inf"))
+    lse = torch.logsumexp(s, dim=-1)
+    p = torch.softmax(s, dim=-1).nan_to_num(0.0)
+    if keep is not None and dropout_p > 0:
+        p = p * keep.to(p.dtype) / (1.0 - dropout_p)
+    if not upcast:
+        p = p.to(dtype)
+    out = torch.einsum("bhij,bjhd->bihd", p, v)
+    return out, lse
+
+
+def tolerance(ref, low, dtype):
+    floor = 1e-5 * max(1.0, ref.abs().max().item() if ref.numel() else 0.0)
+    if dtype == torch.float32:
+        return floor
+    return 2.0 * (low.double() - ref).abs().max().item() + floor
+
+
+def assert_close(name, ours, ref, low, dtype):
+    """The tolerance rule; NaN never passes."""
+    assert ours.shape == ref.shape, "%s: shape %s != %s" % (name, tuple(ours.shape), tuple(ref.shape))
+    assert not torch.isnan(ours).any(), "%s: NaN in the result" % name
+    err = (ours.double() - ref).abs().max().item() if ref.numel() else 0.0
+    tol = tolerance(ref, low, dtype)
+    assert err <= tol, "%s: max error %.3g > tolerance %.3g (%s)" % (name, err, tol, dtype)
+
+
+def randn(shape, dtype, device, requires_grad=True, generator=None):
+    t = torch.randn(shape, dtype=torch.float32, generator=generator).to(device=device, dtype=dtype)
+    return t.requires_grad_(requires_grad)
+
+
+def seqlens_to_cu(seqlens, device):
+    cu = [0]
+    for s in seqlens:
+        cu.append(cu[-1] + s)
+    return torch.tensor(cu, dtype=torch.int32, device=device)
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    torch.manual_seed(0)

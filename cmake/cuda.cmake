@@ -83,20 +83,17 @@ if(FLASHATTN_CUDA_TUNING)
   # name | fwd or bwd | head_dim | config (the first of each head_dim and pass is the tier default)
   set(_fa_tune_variants
       "fwd d64 default|fwd|64|FwdConfig<64, 64>"
-      "fwd d64 w4 n128|fwd|64|FwdConfig<64, 64, 4, 128>"
-      "fwd d64 w8 n64|fwd|64|FwdConfig<64, 64, 8, 64>"
+      "fwd d64 w4 n64|fwd|64|FwdConfig<64, 64, 4, 64>"
       "fwd d128 default|fwd|128|FwdConfig<128, 128>"
       "fwd d128 w4 n64|fwd|128|FwdConfig<128, 128, 4, 64>"
-      "fwd d128 w8 n64|fwd|128|FwdConfig<128, 128, 8, 64>"
       "fwd d128 w8 n128|fwd|128|FwdConfig<128, 128, 8, 128>"
-      "fwd d128 w8 n32|fwd|128|FwdConfig<128, 128, 8, 32>"
       "fwd d256 default|fwd|256|FwdConfig<256, 256>"
       "fwd d256 w8 n32|fwd|256|FwdConfig<256, 256, 8, 32>"
       "bwd d64 default|bwd|64|BwdConfig<64, 64>"
-      "bwd d64 ws2|bwd|64|BwdConfig<64, 64, 2, 2>"
+      "bwd d64 2stages|bwd|64|BwdConfig<64, 64, 1, 2>"
       "bwd d128 default|bwd|128|BwdConfig<128, 128>"
-      "bwd d128 ws2 1stage|bwd|128|BwdConfig<128, 128, 2, 1>"
-      "bwd d128 ws1|bwd|128|BwdConfig<128, 128, 1, 2>"
+      "bwd d128 2stages|bwd|128|BwdConfig<128, 128, 2, 2>"
+      "bwd d128 ws1|bwd|128|BwdConfig<128, 128, 1, 1>"
       "bwd d256 default|bwd|256|BwdConfig<256, 256>")
   set(_fa_tune_dir ${CMAKE_CURRENT_BINARY_DIR}/tune)
   set(_fa_tune_sources ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/tune_sm80.cu)

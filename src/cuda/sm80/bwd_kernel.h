@@ -40,9 +40,10 @@ struct BwdConfig {
   static constexpr int bytes(int stages) {
     return (kSmemK + kSmemV + stages * (kSmemQ + kSmemdO) + 2 * kSmemS) * 2 + stages * 2 * kBlockM * 4;
   }
-  // Q, dO, LSE and D double-buffered (the next step's loads overlap this step's five GEMMs) where
-  // that fits the 163 KB an A100 block may use; single-buffered above (head_dim 192 and up).
-  static constexpr int kStages = kStagesOverride ? kStagesOverride : bytes(2) <= 163 * 1024 ? 2 : 1;
+  // Q, dO, LSE and D single-buffered: the next step's loads overlap the dQ GEMM only. Double
+  // buffering (loads overlapping all five GEMMs) measured slower on the H200 at head_dim 128
+  // (107 against 127 TFLOP/s, bench/NOTES.md run 3); kept as an override for tuning.
+  static constexpr int kStages = kStagesOverride ? kStagesOverride : 1;
   static constexpr int kSmemBytes = bytes(kStages);
   static_assert(kBlockM == 64 && kBlockN == 64, "four warp rows of 16 cover the query and key blocks");
   static_assert(kColsS % 16 == 0 && kColsK % 16 == 0 && kColsV % 16 == 0,

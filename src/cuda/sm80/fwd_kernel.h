@@ -25,9 +25,13 @@ struct FwdConfig {
   static constexpr int kNWarps = kNWarpsOverride ? kNWarpsOverride : kMaxD <= 128 ? 4 : 8;
   static constexpr int kThreads = kNWarps * 32;
   static constexpr int kBlockM = 128;
-  // Key blocks of 32 between head_dim 64 and 128: with 64, S (64 registers) and O (128) left no
-  // room for the compiler to prefetch fragments (255 registers and spills, run 1).
-  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride : kMaxD > 64 && kMaxD <= 128 ? 32 : 64;
+  // Key blocks (measured on the H200 at seqlen 8192, bench/NOTES.md run 3): 128 up to head_dim
+  // 64 (312 TFLOP/s against 280 with 64); 32 between 64 and 128 (with 64, S and O left no room
+  // to prefetch fragments and spilled in run 1; 32 and 64 tie once that was fixed); 64 above.
+  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride
+                                 : kMaxD <= 64   ? 128
+                                 : kMaxD <= 128  ? 32
+                                                 : 64;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = Pitch<kD>::value;

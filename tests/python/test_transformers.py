@@ -19,15 +19,17 @@ def _configs():
     return {"llama": (llama, transformers.LlamaForCausalLM), "gpt2": (gpt2, transformers.GPT2LMHeadModel)}
 
 
-def _model(name, impl, device):
+def _model(name, impl, device, dtype=torch.float32):
     config, cls = _configs()[name]
     torch.manual_seed(0)
-    return cls._from_config(config, attn_implementation=impl).to(device)
+    return cls._from_config(config, attn_implementation=impl).to(device=device, dtype=dtype)
 
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", ["llama", "gpt2"])
 def test_logits_match_sdpa_and_training_step(device, name):
+    """CPU: fp32, logits within 1e-4 of sdpa's. CUDA (fp16/bf16 only): bf16, and our error against
+    the fp32 sdpa model is at most 2x sdpa's own bf16 error (+ a floor): the tolerance rule."""
     flashattn.hf.register()
     calls = []
 
@@ -36,17 +38,23 @@ def test_logits_match_sdpa_and_training_step(device, name):
         return flashattn.hf.attention_forward(*args, **kwargs)
 
     transformers.AttentionInterface.register(flashattn.hf.NAME, counting)
-    ours, sdpa = _model(name, flashattn.hf.NAME, device), _model(name, "sdpa", device)
+    dtype = torch.float32 if device == "cpu" else torch.bfloat16
+    ours, sdpa = _model(name, flashattn.hf.NAME, device, dtype), _model(name, "sdpa", device, dtype)
+    exact = _model(name, "sdpa", device, torch.float32)
     assert ours.config._attn_implementation == flashattn.hf.NAME
     tokens = torch.randint(0, 128, (2, 37), device=device)
     mask = torch.ones_like(tokens)
     mask[1, :9] = 0  # left padding in the second sequence: the varlen path
     with torch.no_grad():
         for m in (None, mask):
-            a = ours(tokens, attention_mask=m).logits
-            b = sdpa(tokens, attention_mask=m).logits
             valid = slice(None) if m is None else m.bool()
-            assert (a[valid] - b[valid]).abs().max().item() < 1e-4, "logits differ from sdpa"
+            a = ours(tokens, attention_mask=m).logits[valid].float()
+            b = sdpa(tokens, attention_mask=m).logits[valid].float()
+            ref = exact(tokens, attention_mask=m).logits[valid]
+            if dtype == torch.float32:
+                assert (a - b).abs().max().item() < 1e-4, "logits differ from sdpa"
+            else:
+                assert (a - ref).abs().max().item() <= 2 * (b - ref).abs().max().item() + 1e-3
     assert len(calls) == 2 * 2, "our attention ran in every layer"
     opt = torch.optim.AdamW(ours.parameters(), lr=1e-3)
     ours.train()
@@ -54,6 +62,6 @@ def test_logits_match_sdpa_and_training_step(device, name):
     loss.backward()
     assert all(p.grad is None or torch.isfinite(p.grad).all() for p in ours.parameters())
     ref = sdpa(tokens, labels=tokens).loss
-    assert abs(loss.item() - ref.item()) < 1e-4
+    assert abs(loss.item() - ref.item()) < (1e-4 if dtype == torch.float32 else 5e-2)
     opt.step()
     assert torch.isfinite(ours(tokens, labels=tokens).loss)

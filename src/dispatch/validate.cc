@@ -87,12 +87,14 @@ void check_no_overlap(const TensorView& out, const char* out_name, const TensorV
 // An output whose strides let two of its elements share memory would be written by racing
 // threads. Sufficient rule: sorted by |stride|, each dimension steps past everything inside it.
 void check_not_self_overlapping(const TensorView& t, const char* name) {
-  if (!t.defined()) return;
+  if (!t.defined() || t.numel() == 0) return;  // nothing to write, nothing to collide
   int order[kMaxRank];
   int n = 0;
   for (int d = 0; d < t.rank; ++d)
     if (t.shape[d] > 1) order[n++] = d;
-  std::sort(order, order + n, [&](int a, int b) { return std::llabs(t.stride[a]) < std::llabs(t.stride[b]); });
+  for (int i = 1; i < n; ++i)  // insertion sort by |stride| (at most 4 entries)
+    for (int j = i; j > 0 && std::llabs(t.stride[order[j]]) < std::llabs(t.stride[order[j - 1]]); --j)
+      std::swap(order[j], order[j - 1]);
   int64_t inner_extent = 0;  // elements spanned by the dimensions already visited, minus one
   for (int i = 0; i < n; ++i) {
     const int64_t stride = std::llabs(t.stride[order[i]]);

@@ -23,6 +23,8 @@ def attention_forward(module, query, key, value, attention_mask, dropout=0.0, sc
     """transformers' attention signature: query (batch, heads, q_len, head_dim), key/value
     (batch, heads_kv, kv_len, head_dim); attention_mask None or the 2D (batch, kv_len) padding mask
     (flash_attention_mask). Returns (out (batch, q_len, heads, head_dim), None)."""
+    if kwargs.get("s_aux") is not None:
+        raise NotImplementedError("flashattn: attention sinks (s_aux) are not supported")
     causal = is_causal if is_causal is not None else getattr(module, "is_causal", True)
     # A single query token attends to the whole cache: causal (bottom-right aligned) is then a no-op.
     causal = bool(causal)

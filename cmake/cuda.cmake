@@ -94,6 +94,8 @@ if(FLASHATTN_CUDA_TUNING)
       "bwd d128 default|bwd|128|BwdConfig<128, 128>"
       "bwd d128 2stages|bwd|128|BwdConfig<128, 128, 2, 2>"
       "bwd d128 ws1|bwd|128|BwdConfig<128, 128, 1, 1>"
+      "bwd d128 n128|bwd|128|BwdConfig<128, 128, 2, 1, 128>"
+      "bwd d64 n128|bwd|64|BwdConfig<64, 64, 2, 1, 128>"
       "bwd d256 default|bwd|256|BwdConfig<256, 256>")
   set(_fa_tune_dir ${CMAKE_CURRENT_BINARY_DIR}/tune)
   set(_fa_tune_sources ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/tune_sm80.cu)

@@ -15,7 +15,7 @@
 namespace flashattn::cuda::sm80 {
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
-template <int kD_, int kDv_, int kWSOverride = 0, int kStagesOverride = 0>
+template <int kD_, int kDv_, int kWSOverride = 0, int kStagesOverride = 0, int kBlockNOverride = 0>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -25,7 +25,8 @@ struct BwdConfig {
   static constexpr int kNWarps = 4 * kWS;
   static constexpr int kThreads = kNWarps * 32;
   static constexpr int kBlockM = 64;  // queries per step
-  static constexpr int kBlockN = 64;  // keys per CTA
+  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride : 64;  // keys per CTA
+  static constexpr int kMTK = kBlockN / 64;  // m-tiles (of 16 keys) per warp in the dK/dV GEMMs
   static constexpr int kColsS = kBlockN / kWS;  // S/dP columns per warp
   static constexpr int kColsK = kD / kWS;       // dK/dQ columns per warp
   static constexpr int kColsV = kDv / kWS;      // dV columns per warp
@@ -45,7 +46,8 @@ struct BwdConfig {
   // (107 against 127 TFLOP/s, bench/NOTES.md run 3); kept as an override for tuning.
   static constexpr int kStages = kStagesOverride ? kStagesOverride : 1;
   static constexpr int kSmemBytes = bytes(kStages);
-  static_assert(kBlockM == 64 && kBlockN == 64, "four warp rows of 16 cover the query and key blocks");
+  static_assert(kBlockM == 64 && (kBlockN == 64 || kBlockN == 128),
+                "four warp rows of 16 cover the query block, of 16 * kMTK the key block");
   static_assert(kColsS % 16 == 0 && kColsK % 16 == 0 && kColsV % 16 == 0,
                 "each warp's GEMM columns must be whole n-tile pairs");
 };
@@ -127,7 +129,8 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
   if (steps > 0) load_step(0);
   else prim::cp_async_commit();
 
-  float acc_dk[1][kNTK][4], acc_dv[1][kNTV][4];
+  constexpr int kMTK = C::kMTK;
+  float acc_dk[kMTK][kNTK][4], acc_dv[kMTK][kNTV][4];
   zero(acc_dk);
   zero(acc_dv);
 
@@ -198,12 +201,20 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
       const int r = wm * 16 + gr + hf * 8;
       const int i = m0 + r;
       const float dsum = sDsum[r];
+      // Kept bits of this row's columns: Philox in a rolled loop (as in fwd_kernel).
+      static_assert(2 * kNTS <= 32, "one 32-bit keep mask per row");
+      uint32_t keep_mask = 0xffffffffu;
+      if (kExtras && p.dropout.enabled()) {
+        keep_mask = 0;
+#pragma unroll 1
+        for (int nt = 0; nt < kNTS; ++nt) {
+          const int j = n0 + wn * C::kColsS + nt * 8 + 2 * tq;
+          keep_mask |= ((p.dropout.keep_bits4(bh_dropout, i, j >> 2) >> (j & 3)) & 3u) << (2 * nt);
+        }
+      }
 #pragma unroll
       for (int nt = 0; nt < kNTS; ++nt) {
         const int c = wn * C::kColsS + nt * 8 + 2 * tq;
-        const int j = n0 + c;
-        uint32_t keep = 0xfu;
-        if (kExtras && p.dropout.enabled()) keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2);
         float pv[2], dsv[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
@@ -211,7 +222,7 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
           float dp = acc_dp[0][nt][2 * hf + e];
           float pd = pr;
           if (kExtras && p.dropout.enabled()) {
-            const bool kept = (keep >> ((j + e) & 3)) & 1u;
+            const bool kept = (keep_mask >> (2 * nt + e)) & 1u;
             pd = kept ? pr * p.dropout.keep_scale : 0.0f;
             dp = kept ? dp * p.dropout.keep_scale : 0.0f;
           }
@@ -224,10 +235,10 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
     }
     __syncthreads();  // P and dS complete
 
-    warp_gemm_ss<1, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
-        acc_dv, sP + wm * 16, sdO + wn * C::kColsV, lane);
-    warp_gemm_ss<1, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-        acc_dk, sdS + wm * 16, sQ + wn * C::kColsK, lane);
+    warp_gemm_ss<kMTK, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
+        acc_dv, sP + wm * 16 * kMTK, sdO + wn * C::kColsV, lane);
+    warp_gemm_ss<kMTK, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+        acc_dk, sdS + wm * 16 * kMTK, sQ + wn * C::kColsK, lane);
     __syncthreads();  // this stage's Q, dO, LSE, D are free
     if (C::kStages == 1 && s + 1 < steps) load_step(s + 1);  // overlaps the dQ GEMM only
 
@@ -276,8 +287,8 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
            hk * bp.dk.head_stride;
   T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0) * bp.dv.row_stride +
            hk * bp.dv.head_stride;
-  store_acc(acc_dk, gdK, bp.dk.row_stride, wm * 16, wn * C::kColsK, cols, p.head_dim, p.aligned, lane);
-  store_acc(acc_dv, gdV, bp.dv.row_stride, wm * 16, wn * C::kColsV, cols, p.head_dim_v, p.aligned, lane);
+  store_acc(acc_dk, gdK, bp.dk.row_stride, wm * 16 * kMTK, wn * C::kColsK, cols, p.head_dim, p.aligned, lane);
+  store_acc(acc_dv, gdV, bp.dv.row_stride, wm * 16 * kMTK, wn * C::kColsV, cols, p.head_dim_v, p.aligned, lane);
 }
 
 }  // namespace flashattn::cuda::sm80

@@ -192,14 +192,22 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
         }
         // Dropout after the row sum: the normalizer counts every weight, kept or not.
         if (kExtras && p.dropout.enabled()) {
-#pragma unroll
+          // The Philox draws in a rolled loop (one copy of the 10 rounds instead of kNT): the
+          // kept bits go into a register mask, applied in the unrolled loop below. This keeps
+          // the with-extras kernels small enough to compile in reasonable time.
+          static_assert(2 * kNT <= 32, "one 32-bit keep mask per row");
+          uint32_t keep_mask = 0;
+#pragma unroll 1
           for (int nt = 0; nt < kNT; ++nt) {
             const int j = n0 + nt * 8 + 2 * tq;
-            const uint32_t keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2);
+            const uint32_t keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2) >> (j & 3);
+            keep_mask |= (keep & 3u) << (2 * nt);
+          }
+#pragma unroll
+          for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
             for (int e = 0; e < 2; ++e)
-              if (!((keep >> ((j + e) & 3)) & 1u)) acc_s[mt][nt][2 * hf + e] = 0.0f;
-          }
+              if (!((keep_mask >> (2 * nt + e)) & 1u)) acc_s[mt][nt][2 * hf + e] = 0.0f;
         }
       }
 

@@ -162,7 +162,7 @@ void run_backward_aux(BwdParams& bp, const KernelEntry& kernel, int64_t rows, cu
     bwd_dsum_kernel<T><<<unsigned((warps * 32 + 255) / 256), 256, 0, stream>>>(bp, rows);
     check(cudaGetLastError(), "launch bwd_dsum_kernel");
   }
-  if (bp.num_n_blocks > 0) kernel.launch(&bp, stream);
+  if (bp.fwd.seqlen_k > 0) kernel.launch(&bp, stream);
   if (rows > 0) {
     const int64_t n = rows * bp.fwd.num_heads * bp.fwd.head_dim;
     const int64_t blocks = std::min<int64_t>((n + 255) / 256, 1 << 20);
@@ -172,7 +172,6 @@ void run_backward_aux(BwdParams& bp, const KernelEntry& kernel, int64_t rows, cu
 }
 
 constexpr int kBwdBlockM = 64;   // BwdConfig::kBlockM
-constexpr int kBwdBlockN = 64;   // BwdConfig::kBlockN
 
 }  // namespace
 }  // namespace sm80
@@ -224,7 +223,6 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   bp.dv = tensor_of(p.dv);
   bp.fwd.aligned = bp.fwd.aligned && aligned16(p.dout) && aligned16(p.dk) && aligned16(p.dv);
   bp.dq_accum_dim = kernel.head_dim;
-  bp.num_n_blocks = ceil_div(p.max_seqlen_k, kBwdBlockN);
   bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
   bp.deterministic = p.deterministic;
   const int64_t rows = p.total_q;  // padded: batch * seqlen_q

@@ -25,10 +25,11 @@ void launch_fwd_config(FwdParams p, cudaStream_t stream) {
   check(cudaGetLastError(), "launch fwd_kernel");
 }
 
-// The backward's block counts (num_n_blocks, num_m_blocks) are set by the caller, which sizes the
-// semaphores with them: every configuration uses 64 x 64 blocks (BwdConfig asserts it).
+// The caller sizes the semaphores with num_m_blocks (query blocks of 64 in every configuration,
+// BwdConfig asserts it); the key blocks follow the configuration.
 template <typename T, typename C, bool kExtras>
-void launch_bwd_config(const BwdParams& p, cudaStream_t stream) {
+void launch_bwd_config(BwdParams p, cudaStream_t stream) {
+  p.num_n_blocks = (p.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
   const int64_t blocks = int64_t(p.num_n_blocks) * p.fwd.batch * p.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);

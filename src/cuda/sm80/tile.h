@@ -45,16 +45,16 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
         prim::cp_async_16(dst + it * kRowStep * kPitch * 2, valid ? src : g, valid ? 16 : 0);
         src += step;
       }
-      return;
-    }
+    } else {
 #pragma unroll
-    for (int it = 0; it < kIters; ++it) {
-      const int c = it * kThreads + int(threadIdx.x);
-      if (kRows * kChunks % kThreads != 0 && c >= kRows * kChunks) break;
-      const int r = c / kChunks, col = (c % kChunks) * 8;
-      const bool valid = r < rows_valid && col < cols_valid;
-      const T* src = valid ? g + r * g_row_stride + col : g;
-      prim::cp_async_16(prim::cvta_shared(s + r * kPitch + col), src, valid ? 16 : 0);
+      for (int it = 0; it < kIters; ++it) {
+        const int c = it * kThreads + int(threadIdx.x);
+        if (kRows * kChunks % kThreads != 0 && c >= kRows * kChunks) break;
+        const int r = c / kChunks, col = (c % kChunks) * 8;
+        const bool valid = r < rows_valid && col < cols_valid;
+        const T* src = valid ? g + r * g_row_stride + col : g;
+        prim::cp_async_16(prim::cvta_shared(s + r * kPitch + col), src, valid ? 16 : 0);
+      }
     }
   } else {
     for (int c = threadIdx.x; c < kRows * kChunks; c += kThreads) {

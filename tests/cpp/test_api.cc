@@ -1,6 +1,7 @@
 // The public API's promises beyond the numbers: what ran (RunInfo, is_supported), where scratch
 // memory comes from (Context::allocator) and how much (linear in seqlen, never seqlen^2),
 // negative strides, and thread counts above the core count.
+#include <atomic>
 #include <cstdlib>
 #include <vector>
 
@@ -55,9 +56,10 @@ TEST(Api, AutoResolvesToAnAvailableBackend) {
 
 // Context::allocator: "Scratch memory for a call. Without an allocator the library uses its own
 // (malloc on the CPU, ...)": with one, the CPU backend's scratch must come from it.
+// Thread-safe, as the API requires: the CPU backend's worker threads allocate concurrently.
 struct CountingAllocator {
-  int64_t allocations = 0, deallocations = 0;
-  int64_t outstanding_bytes = 0;
+  std::atomic<int64_t> allocations{0}, deallocations{0};
+  std::atomic<int64_t> outstanding_bytes{0};
   static void* allocate(std::size_t bytes, void* user) {
     auto* self = static_cast<CountingAllocator*>(user);
     ++self->allocations;
@@ -85,9 +87,9 @@ TEST(Api, CallerAllocatorProvidesCpuScratch) {
   const HostTensor out = c.out;
   c.dq.poison(), c.dk.poison(), c.dv.poison();
   flashattn::backward(c.backward_args(), ctx);
-  EXPECT_GT(counter.allocations, 0) << "the CPU backend did not take its scratch memory from Context::allocator";
-  EXPECT_EQ(counter.allocations, counter.deallocations);
-  EXPECT_EQ(counter.outstanding_bytes, 0);
+  EXPECT_GT(counter.allocations.load(), 0) << "the CPU backend did not take its scratch memory from Context::allocator";
+  EXPECT_EQ(counter.allocations.load(), counter.deallocations.load());
+  EXPECT_EQ(counter.outstanding_bytes.load(), 0);
   // Same results as with the library's own allocator.
   c.run_forward();
   EXPECT_TRUE(c.out.same_bits(out));

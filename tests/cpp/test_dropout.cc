@@ -127,7 +127,7 @@ Observed observe_forward(Case& c, const Options& opt, int threads, std::vector<H
             c.v.set((tok_k(c, b, j) * hk_count + hk) * dv + col, j == col + chunk * dv ? 1.0f : 0.0f);
     ForwardArgs a = c.forward_args();
     a.options = opt;
-    Context ctx;
+    Context ctx = c.context();  // the CPU backend (Backend::Auto would pick a GPU where present)
     ctx.num_threads = threads;
     c.out.poison();
     c.lse.poison();
@@ -155,7 +155,7 @@ Observed observe_backward(Case& c, const Options& opt, int threads) {
   Observed o = empty_observed(c);
   std::mt19937_64 rng(s.seed + 5);
   c.v.fill_normal(rng);
-  Context ctx;
+  Context ctx = c.context();
   ctx.num_threads = threads;
   {
     ForwardArgs fa = c.forward_args();

@@ -90,13 +90,14 @@ if(FLASHATTN_CUDA_TUNING)
       "fwd d256 default|fwd|256|FwdConfig<256, 256>"
       "fwd d256 w8 n32|fwd|256|FwdConfig<256, 256, 8, 32>"
       "bwd d64 default|bwd|64|BwdConfig<64, 64>"
-      "bwd d64 2stages|bwd|64|BwdConfig<64, 64, 1, 2>"
+      "bwd d64 1stage|bwd|64|BwdConfig<64, 64, 0, 1>"
+      "bwd d64 n64|bwd|64|BwdConfig<64, 64, 64>"
+      "bwd d64 m128|bwd|64|BwdConfig<64, 64, 128, 2, 128>"
       "bwd d128 default|bwd|128|BwdConfig<128, 128>"
-      "bwd d128 2stages|bwd|128|BwdConfig<128, 128, 2, 2>"
-      "bwd d128 ws1|bwd|128|BwdConfig<128, 128, 1, 1>"
-      "bwd d128 n128|bwd|128|BwdConfig<128, 128, 2, 1, 128>"
-      "bwd d64 n128|bwd|64|BwdConfig<64, 64, 2, 1, 128>"
-      "bwd d256 default|bwd|256|BwdConfig<256, 256>")
+      "bwd d128 1stage|bwd|128|BwdConfig<128, 128, 0, 1>"
+      "bwd d128 n64|bwd|128|BwdConfig<128, 128, 64>"
+      "bwd d256 default|bwd|256|BwdConfig<256, 256>"
+      "bwd d256 1stage|bwd|256|BwdConfig<256, 256, 0, 1>")
   set(_fa_tune_dir ${CMAKE_CURRENT_BINARY_DIR}/tune)
   set(_fa_tune_sources ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/tune_sm80.cu)
   set(_fa_tune_decls "")

@@ -15,6 +15,12 @@ __device__ __forceinline__ void cp_async_16(uint32_t dst_smem, const void* src, 
                "r"(src_bytes));
 }
 
+// Copies 4 bytes (a float) from `src` (4-byte aligned, global) to `dst_smem`; src_bytes = 0
+// writes a zero and does not read `src`.
+__device__ __forceinline__ void cp_async_4(uint32_t dst_smem, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst_smem), "l"(src), "r"(src_bytes));
+}
+
 // Closes the group of copies issued by this thread since the last commit.
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 

@@ -50,4 +50,15 @@ __device__ __forceinline__ void red_add(float* p, float x) {
   asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(p), "f"(x) : "memory");
 }
 
+// Adds (x0, x1) to the floats p[0], p[1] (8-byte aligned): one vector reduction on sm_90
+// (red.global.add.v2.f32), two scalar ones before.
+__device__ __forceinline__ void red_add2(float* p, float x0, float x1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(x0), "f"(x1) : "memory");
+#else
+  red_add(p, x0);
+  red_add(p + 1, x1);
+#endif
+}
+
 }  // namespace flashattn::cuda::prim

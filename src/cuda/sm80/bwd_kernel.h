@@ -1,12 +1,19 @@
-// Backward kernels of the sm80 path. bwd_kernel: one CTA per (key block, batch, kv head) keeps
-// dK and dV of its keys in registers while it walks every query head of its group and every
-// query block the mask lets its keys reach: S = Q K^T and dP = dO V^T (warps along the queries),
-// P and dS go through shared memory, dV += P^T dO and dK += dS^T Q (warps along the keys), and
-// dQ += dS K is added in fp32 to a workspace (red.add, or in key-block order when deterministic).
-// bwd_dsum_kernel (D = rowsum(dO * O)) runs before it, bwd_convert_dq_kernel after.
+// Backward kernels of the sm80 path. bwd_kernel: one CTA of eight warps per (key block, batch,
+// kv head) keeps dK and dV of its keys in registers while it walks every query head of its group
+// and every query block the mask lets its keys reach. Per step (one query block of one head):
+//   S = Q K^T and dP = dO V^T          warps tile (queries x keys)
+//   P, dS = P * (dP - D) -> shared     (the semantics' mask, modifiers and dropout)
+//   dQ += dS K  (fp32 red.add into a workspace, or in key-block order when deterministic)
+//   dV += P^T dO, dK += dS^T Q         warps tile (keys x head_dim)
+// Each GEMM has its own warp grid, chosen so that every warp owns a 32 x 32 (or larger) block
+// where the register file allows: on the H200 the mma.sync path is bound by shared-memory reads
+// (ldmatrix), and a 32 x 32 warp block reads half the operand bytes per mma of a 16 x 32 one.
+// Q, dO, LSE and D are double-buffered: step s + 1's loads overlap all of step s's GEMMs.
+// bwd_dsum_kernel (D = rowsum(dO * O)) runs before it, bwd_convert_dq_kernel after (launch.cu).
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
@@ -14,22 +21,41 @@
 
 namespace flashattn::cuda::sm80 {
 
+// A warp grid for a GEMM output of kRows x kCols (and, sharing its rows, kRows x kCols2) over
+// eight warps: kWarpsR x kWarpsC warps, each owning (kRows / kWarpsR) rows and kCols / kWarpsC
+// columns. Prefers 32-row warp blocks; 16 rows where 32 would leave a warp a column count that
+// is not whole n-tile pairs (head_dim 96, 160, 224).
+template <int kRows, int kCols, int kCols2 = kCols>
+struct WarpGrid {
+  static constexpr bool ok(int warps_r) {
+    return warps_r >= 1 && warps_r <= 8 && kRows % (16 * warps_r) == 0 && kCols % ((8 / warps_r) * 16) == 0 &&
+           kCols2 % ((8 / warps_r) * 16) == 0;
+  }
+  static constexpr int kWarpsR = ok(kRows / 32) ? kRows / 32 : ok(kRows / 16) ? kRows / 16 : 8;
+  static constexpr int kWarpsC = 8 / kWarpsR;
+  static constexpr int kMT = kRows / kWarpsR / 16;  // m-tiles per warp
+  static constexpr int kCols1 = kCols / kWarpsC;    // columns per warp
+  static constexpr int kNT = kCols1 / 8;            // n-tiles per warp
+  static_assert(ok(kWarpsR), "no 8-warp grid with whole m-tiles and n-tile pairs");
+};
+
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
-template <int kD_, int kDv_, int kWSOverride = 0, int kStagesOverride = 0, int kBlockNOverride = 0>
+template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
-  // Above head_dim 64 the dK and dV accumulators (64 keys x (kD + kDv) floats) are split over
-  // two warp columns, so eight warps hold them without spilling.
-  static constexpr int kWS = kWSOverride ? kWSOverride : kMaxD <= 64 ? 1 : 2;
-  static constexpr int kNWarps = 4 * kWS;
+  static constexpr int kNWarps = 8;
   static constexpr int kThreads = kNWarps * 32;
-  static constexpr int kBlockM = 64;  // queries per step
-  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride : 64;  // keys per CTA
-  static constexpr int kMTK = kBlockN / 64;  // m-tiles (of 16 keys) per warp in the dK/dV GEMMs
-  static constexpr int kColsS = kBlockN / kWS;  // S/dP columns per warp
-  static constexpr int kColsK = kD / kWS;       // dK/dQ columns per warp
-  static constexpr int kColsV = kDv / kWS;      // dV columns per warp
+  static constexpr int kBlockM = kBlockMOverride ? kBlockMOverride : 64;  // queries per step
+  // Keys per CTA: 128 up to head_dim 128 (dK + dV = 128 x 256 floats: 128 registers a thread);
+  // 64 above, where the same register budget holds 64 x 512.
+  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride : kMaxD <= 128 ? 128 : 64;
+  // S/dP: kBlockN >= 128 puts four warps along the keys (32 x 32 each at kBlockM 64).
+  static constexpr int kWarpsNS = kBlockN >= 128 ? 4 : 2;
+  static constexpr int kWarpsMS = kNWarps / kWarpsNS;
+  static constexpr int kMTS = kBlockM / kWarpsMS / 16, kColsS = kBlockN / kWarpsNS;
+  using GridKV = WarpGrid<kBlockN, kD, kDv>;
+  using GridQ = WarpGrid<kBlockM, kD>;
   static constexpr int kPitchQ = Pitch<kD>::value;
   static constexpr int kPitchV = Pitch<kDv>::value;
   static constexpr int kPitchS = Pitch<kBlockN>::value;
@@ -41,36 +67,55 @@ struct BwdConfig {
   static constexpr int bytes(int stages) {
     return (kSmemK + kSmemV + stages * (kSmemQ + kSmemdO) + 2 * kSmemS) * 2 + stages * 2 * kBlockM * 4;
   }
-  // Q, dO, LSE and D single-buffered: the next step's loads overlap the dQ GEMM only. Double
-  // buffering (loads overlapping all five GEMMs) measured slower on the H200 at head_dim 128
-  // (107 against 127 TFLOP/s, bench/NOTES.md run 3); kept as an override for tuning.
-  static constexpr int kStages = kStagesOverride ? kStagesOverride : 1;
-  static constexpr int kSmemBytes = bytes(kStages);
-  static_assert(kBlockM == 64 && (kBlockN == 64 || kBlockN == 128),
-                "four warp rows of 16 cover the query block, of 16 * kMTK the key block");
-  static_assert(kColsS % 16 == 0 && kColsK % 16 == 0 && kColsV % 16 == 0,
-                "each warp's GEMM columns must be whole n-tile pairs");
+  // Q, dO, LSE and D double-buffered where the device's shared memory allows (every tier on an
+  // H100/H200, the smaller ones on an A100), else one buffer: the launch decides at run time
+  // (BwdParams::stages), so one instantiation serves both. kSmemBytes is the minimum (selector).
+  static constexpr int kStagesForced = kStagesOverride;
+  static constexpr int kSmemBytes = bytes(kStagesOverride ? kStagesOverride : 1);
+  static_assert(kStagesOverride >= 0 && kStagesOverride <= 2, "one or two Q/dO buffers");
+  static_assert(kBlockM % (16 * kWarpsMS) == 0 && kColsS % 16 == 0, "S/dP warp blocks: whole tiles");
+  static_assert(2 * (kColsS / 8) <= 32, "one 32-bit dropout keep mask per row and warp");
 };
 
 // kExtras: dropout or a score modifier may be on (as in fwd_kernel).
 template <typename T, typename C, bool kExtras>
-__global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant__ BwdParams bp) {
+__global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams bp) {
   constexpr int kD = C::kD, kDv = C::kDv;
   constexpr int kBlockM = C::kBlockM, kBlockN = C::kBlockN;
-  constexpr int kNTS = C::kColsS / 8, kNTK = C::kColsK / 8, kNTV = C::kColsV / 8;
+  constexpr int kMTS = C::kMTS, kNTS = C::kColsS / 8;
+  using GKV = typename C::GridKV;
+  using GQ = typename C::GridQ;
+  // dK and dV share the key rows of a warp; their column counts follow each one's head_dim.
+  constexpr int kMTKV = GKV::kMT, kColsK = kD / GKV::kWarpsC, kColsV = kDv / GKV::kWarpsC;
+  constexpr int kNTK = kColsK / 8, kNTV = kColsV / 8;
+  static_assert(kColsK % 16 == 0 && kColsV % 16 == 0, "dK/dV warp columns: whole n-tile pairs");
+  constexpr int kMTQ = GQ::kMT, kNTQ = GQ::kNT;
+  // dQ runs in column chunks of kNTQC n-tiles, so that its accumulator beside dK and dV stays
+  // within 160 registers (at head_dim 256 one 64-column block spilled 204 bytes).
+  constexpr int kNTQC = [] {
+    int best = 2;
+    for (int d = 2; d <= kNTQ; d += 2)
+      if (kNTQ % d == 0 && 4 * (kMTKV * (kNTK + kNTV) + kMTQ * d) <= 160) best = d;
+    return best;
+  }();
   const FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem[];
   T* sK = reinterpret_cast<T*>(smem);
   T* sV = sK + C::kSmemK;
-  T* sQ0 = sV + C::kSmemV;  // stage st: sQ0 + st * kSmemQ, likewise sdO0, sLse0, sDsum0
-  T* sdO0 = sQ0 + C::kStages * C::kSmemQ;
-  T* sP = sdO0 + C::kStages * C::kSmemdO;
+  T* sP = sV + C::kSmemV;
   T* sdS = sP + C::kSmemS;
-  float* sLse0 = reinterpret_cast<float*>(sdS + C::kSmemS);  // log2 units; +inf: the row has P = 0
-  float* sDsum0 = sLse0 + C::kStages * kBlockM;
+  const int stages = bp.stages;  // stage st: sQ0 + st * kSmemQ, likewise sdO0, sLse0, sDsum0
+  T* sQ0 = sdS + C::kSmemS;
+  T* sdO0 = sQ0 + stages * C::kSmemQ;
+  float* sLse0 = reinterpret_cast<float*>(sdO0 + stages * C::kSmemdO);  // natural-log LSE, as the forward wrote it
+  float* sDsum0 = sLse0 + stages * kBlockM;
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int wm = warp % 4, wn = warp / 4;
   const int gr = lane / 4, tq = lane % 4;
+  // This warp's blocks: S/dP rows srow0.., keys scol0..; dK/dV keys kv_row0.., columns kv_col
+  // (in units of warp columns); dQ rows q_row0.., columns q_col0...
+  const int srow0 = (warp / C::kWarpsNS) * kMTS * 16, scol0 = (warp % C::kWarpsNS) * C::kColsS;
+  const int kv_row0 = (warp / GKV::kWarpsC) * kMTKV * 16, kv_wc = warp % GKV::kWarpsC;
+  const int q_row0 = (warp / GQ::kWarpsC) * kMTQ * 16, q_col0 = (warp % GQ::kWarpsC) * GQ::kCols1;
 
   // Key blocks of one (batch, kv head) are adjacent and in increasing order: the deterministic
   // dQ order below relies on block n - 1 starting no later than block n.
@@ -98,187 +143,200 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
   load_tile<kBlockN, kDv, C::kThreads>(sV, static_cast<const T*>(p.v.data) + v_off, p.v.row_stride, cols,
                                        p.head_dim_v, p.aligned);
 
-  // Step s covers query head hk * group + s / num_m and query block m_lo + s % num_m.
-  auto load_step = [&](int s) {
-    const int st = C::kStages == 2 ? s % 2 : 0;
-    T* sQ = sQ0 + st * C::kSmemQ;
-    T* sdO = sdO0 + st * C::kSmemdO;
-    float* sLse = sLse0 + st * kBlockM;
-    float* sDsum = sDsum0 + st * kBlockM;
-    const int h = hk * p.group + s / num_m;
-    const int m0 = (m_lo + s % num_m) * kBlockM;
+  // Steps walk (query head of the group, query block), query blocks fastest, with counters
+  // (integer division by a run-time value costs ~20 instructions a step).
+  struct Step {
+    int h, m_block;
+  };
+  const int m_end = m_lo + num_m;
+  auto next = [&](Step t) {
+    if (++t.m_block == m_end) {
+      t.m_block = m_lo;
+      ++t.h;
+    }
+    return t;
+  };
+  // Every copy is asynchronous (rows past the sequence read as zeros), so a step's loads cost
+  // the issuing warps nothing until the wait at the top of the step that uses them.
+  auto load_step = [&](Step t, int st) {
+    const int m0 = t.m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
     const T* gQ = static_cast<const T*>(p.q.data) + b * p.q.batch_stride +
-                  (seq.row_begin_q + m0) * p.q.row_stride + h * p.q.head_stride;
+                  (seq.row_begin_q + m0) * p.q.row_stride + t.h * p.q.head_stride;
     const T* gdO = static_cast<const T*>(bp.dout.data) + b * bp.dout.batch_stride +
-                   (seq.row_begin_q + m0) * bp.dout.row_stride + h * bp.dout.head_stride;
-    load_tile<kBlockM, kD, C::kThreads>(sQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
-    load_tile<kBlockM, kDv, C::kThreads>(sdO, gdO, bp.dout.row_stride, rows, p.head_dim_v, p.aligned);
-    prim::cp_async_commit();
-    for (int r = tid; r < kBlockM; r += C::kThreads) {
-      float lse = INFINITY, dsum = 0.0f;
-      if (r < rows) {
-        const float l = p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r];
-        lse = l == -INFINITY ? INFINITY : l * kLog2e;  // a row that saw no key has P = 0
-        dsum = bp.dsum[(seq.row_global_q + m0 + r) * p.num_heads + h];
-      }
-      sLse[r] = lse;
-      sDsum[r] = dsum;
+                   (seq.row_begin_q + m0) * bp.dout.row_stride + t.h * bp.dout.head_stride;
+    load_tile<kBlockM, kD, C::kThreads>(sQ0 + st * C::kSmemQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
+    load_tile<kBlockM, kDv, C::kThreads>(sdO0 + st * C::kSmemdO, gdO, bp.dout.row_stride, rows, p.head_dim_v,
+                                         p.aligned);
+    if (tid < 2 * kBlockM) {
+      const int r = tid % kBlockM;
+      const bool valid = r < rows;
+      const float* src =
+          tid < kBlockM
+              ? p.lse + b * p.lse_batch_stride + t.h * p.lse_head_stride + seq.row_begin_q + m0 + (valid ? r : 0)
+              : bp.dsum + (seq.row_global_q + m0 + (valid ? r : 0)) * p.num_heads + t.h;
+      float* dst = (tid < kBlockM ? sLse0 : sDsum0) + st * kBlockM + r;
+      prim::cp_async_4(prim::cvta_shared(dst), src, valid ? 4 : 0);
     }
+    prim::cp_async_commit();
   };
-  if (steps > 0) load_step(0);
+  Step cur{hk * p.group, m_lo};
+  if (steps > 0) load_step(cur, 0);
   else prim::cp_async_commit();
 
-  constexpr int kMTK = C::kMTK;
-  float acc_dk[kMTK][kNTK][4], acc_dv[kMTK][kNTV][4];
+  float acc_dk[kMTKV][kNTK][4], acc_dv[kMTKV][kNTV][4];
   zero(acc_dk);
   zero(acc_dv);
 
-  for (int s = 0; s < steps; ++s) {
-    const int h = hk * p.group + s / num_m;
-    const int m_block = m_lo + s % num_m;
+  for (int s = 0; s < steps; ++s, cur = next(cur)) {
+    const int h = cur.h, m_block = cur.m_block;
     const int m0 = m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
-    const int st = C::kStages == 2 ? s % 2 : 0;
+    const int st = stages == 2 ? (s & 1) : 0;
     const T* sQ = sQ0 + st * C::kSmemQ;
     const T* sdO = sdO0 + st * C::kSmemdO;
     const float* sLse = sLse0 + st * kBlockM;
     const float* sDsum = sDsum0 + st * kBlockM;
-    if (C::kStages == 2 && s + 1 < steps) {
-      // The other stage was last read by step s - 1's dV/dK GEMMs, which ended at its barrier.
-      load_step(s + 1);
-      prim::cp_async_wait<1>();
-    } else {
-      prim::cp_async_wait<0>();
-    }
-    __syncthreads();  // Q, dO, LSE, D of this step landed; P and dS of the last step are consumed
+    prim::cp_async_wait<0>();
+    // This step's Q, dO, LSE, D landed; every warp is done with step s - 1: its P and dS, and
+    // (two stages) the other stage's buffers, which the next loads overwrite.
+    __syncthreads();
+    if (stages == 2 && s + 1 < steps) load_step(next(cur), st ^ 1);
 
-    float acc_s[1][kNTS][4], acc_dp[1][kNTS][4];
+    float acc_s[kMTS][kNTS][4], acc_dp[kMTS][kNTS][4];
     zero(acc_s);
     zero(acc_dp);
-    warp_gemm_ss<1, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ>(
-        acc_s, sQ + wm * 16 * C::kPitchQ, sK + wn * C::kColsS * C::kPitchQ, lane);
-    warp_gemm_ss<1, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV>(
-        acc_dp, sdO + wm * 16 * C::kPitchV, sV + wn * C::kColsS * C::kPitchV, lane);
+    warp_gemm_ss<kMTS, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ>(
+        acc_s, sQ + srow0 * C::kPitchQ, sK + scol0 * C::kPitchQ, lane);
+    warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV>(
+        acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
 
-    semantics::ScoreMod<float> mod;
-    mod.scale = p.scale;
-    mod.softcap = p.softcap;
-    mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-    mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
-    const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
-    const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
-    // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot).
-    float grad[kNTS][4];  // d(score)/d(dot) per element; only the kExtras kernels keep it
-#pragma unroll
-    for (int nt = 0; nt < kNTS; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int r = wm * 16 + gr + (e / 2) * 8;
-        const float dot = acc_s[0][nt][e];
-        float score;
-        if (kExtras && p.has_score_mod) {
-          const int i = m0 + r, j = n0 + wn * C::kColsS + nt * 8 + 2 * tq + (e % 2);
-          score = mod.apply(dot, i, j);
-          grad[nt][e] = mod.grad(dot);
-        } else {
-          score = dot * p.scale;
-          grad[nt][e] = p.scale;
-        }
-        acc_s[0][nt][e] = prim::exp2_approx(score * kLog2e - sLse[r]);
+    // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot), to
+    // shared memory. kMasked: elements outside the sequences (a partial block) or the mask get
+    // P = 0, hence dS = 0; tiles inside everything take the branch-free instantiation.
+    auto softmax_grad = [&](auto masked_tag) {
+      constexpr bool kMasked = decltype(masked_tag)::value;
+      semantics::ScoreMod<float> mod;
+      if constexpr (kExtras) {
+        mod.scale = p.scale;
+        mod.softcap = p.softcap;
+        mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+        mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
       }
-    if (!unmasked) {  // one branch per tile, not one per element
+      const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
 #pragma unroll
-      for (int nt = 0; nt < kNTS; ++nt)
+      for (int mt = 0; mt < kMTS; ++mt)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int i = m0 + wm * 16 + gr + (e / 2) * 8, j = n0 + wn * C::kColsS + nt * 8 + 2 * tq + (e % 2);
-          if (!mask.visible(i, j)) acc_s[0][nt][e] = 0.0f;
-        }
-    }
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const int r = wm * 16 + gr + hf * 8;
-      const int i = m0 + r;
-      const float dsum = sDsum[r];
-      // Kept bits of this row's columns: Philox in a rolled loop (as in fwd_kernel).
-      static_assert(2 * kNTS <= 32, "one 32-bit keep mask per row");
-      uint32_t keep_mask = 0xffffffffu;
-      if (kExtras && p.dropout.enabled()) {
-        keep_mask = 0;
-#pragma unroll 1
-        for (int nt = 0; nt < kNTS; ++nt) {
-          const int j = n0 + wn * C::kColsS + nt * 8 + 2 * tq;
-          keep_mask |= ((p.dropout.keep_bits4(bh_dropout, i, j >> 2) >> (j & 3)) & 3u) << (2 * nt);
-        }
-      }
-#pragma unroll
-      for (int nt = 0; nt < kNTS; ++nt) {
-        const int c = wn * C::kColsS + nt * 8 + 2 * tq;
-        float pv[2], dsv[2];
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const float pr = acc_s[0][nt][2 * hf + e];
-          float dp = acc_dp[0][nt][2 * hf + e];
-          float pd = pr;
+        for (int hf = 0; hf < 2; ++hf) {
+          const int r = srow0 + mt * 16 + gr + hf * 8;
+          const int i = m0 + r;
+          const float lse_raw = sLse[r];
+          const float lse = lse_raw == -INFINITY ? INFINITY : lse_raw * kLog2e;  // no key seen: P = 0
+          const float dsum = sDsum[r];
+          // Kept bits of this row's columns: Philox in a rolled loop (as in fwd_kernel).
+          uint32_t keep_mask = 0xffffffffu;
           if (kExtras && p.dropout.enabled()) {
-            const bool kept = (keep_mask >> (2 * nt + e)) & 1u;
-            pd = kept ? pr * p.dropout.keep_scale : 0.0f;
-            dp = kept ? dp * p.dropout.keep_scale : 0.0f;
+            keep_mask = 0;
+#pragma unroll 1
+            for (int nt = 0; nt < kNTS; ++nt) {
+              const int j = n0 + scol0 + nt * 8 + 2 * tq;
+              keep_mask |= ((p.dropout.keep_bits4(bh_dropout, i, j >> 2) >> (j & 3)) & 3u) << (2 * nt);
+            }
           }
-          pv[e] = pd;
-          dsv[e] = pr * (dp - dsum) * grad[nt][2 * hf + e];
+#pragma unroll
+          for (int nt = 0; nt < kNTS; ++nt) {
+            const int c = scol0 + nt * 8 + 2 * tq;
+            float pv[2], dsv[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int j = n0 + c + e;
+              const float dot = acc_s[mt][nt][2 * hf + e];
+              float pr, grad;
+              if (kExtras && p.has_score_mod) {
+                pr = prim::exp2_approx(mod.apply(dot, i, j) * kLog2e - lse);
+                grad = mod.grad(dot);
+              } else {
+                pr = prim::exp2_approx(dot * p.scale_log2 - lse);
+                grad = p.scale;
+              }
+              if (kMasked && !(r < rows && c + e < cols && mask.visible(i, j))) pr = 0.0f;
+              float dp = acc_dp[mt][nt][2 * hf + e];
+              float pd = pr;
+              if (kExtras && p.dropout.enabled()) {
+                const bool kept = (keep_mask >> (2 * nt + e)) & 1u;
+                pd = kept ? pr * p.dropout.keep_scale : 0.0f;
+                dp = kept ? dp * p.dropout.keep_scale : 0.0f;
+              }
+              pv[e] = pd;
+              dsv[e] = pr * (dp - dsum) * grad;
+            }
+            *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
+            *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
+          }
         }
-        *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
-        *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
-      }
-    }
+    };
+    if (rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN))
+      softmax_grad(std::false_type());
+    else
+      softmax_grad(std::true_type());
     __syncthreads();  // P and dS complete
 
-    warp_gemm_ss<kMTK, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
-        acc_dv, sP + wm * 16 * kMTK, sdO + wn * C::kColsV, lane);
-    warp_gemm_ss<kMTK, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-        acc_dk, sdS + wm * 16 * kMTK, sQ + wn * C::kColsK, lane);
-    __syncthreads();  // this stage's Q, dO, LSE, D are free
-    if (C::kStages == 1 && s + 1 < steps) load_step(s + 1);  // overlaps the dQ GEMM only
-
-    float acc_dq[1][kNTK][4];
-    zero(acc_dq);
-    warp_gemm_ss<1, kNTK, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-        acc_dq, sdS + wm * 16 * C::kPitchS, sK + wn * C::kColsK, lane);
-
-    int32_t* sem = nullptr;
+    // dQ first: its reductions drain while the dV and dK GEMMs run.
     if (bp.deterministic) {
       // Key blocks add into a query block in increasing order: block n waits until the blocks
       // before it (from the first one that reaches this query block) have added theirs.
       int k_lo, k_hi;
       mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
       const int expected = n_block - k_lo / kBlockN;
-      sem = bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block;
+      int32_t* sem = bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block;
       if (tid == 0)
         while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
         }
       __syncthreads();
       __threadfence();
     }
-    float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim);
     const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
+    float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim) +
+                 (q_row0 + gr) * dq_row_stride + q_col0 + 2 * tq;
+    const bool dq_full = rows == kBlockM && p.head_dim == kD;
 #pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const int r = wm * 16 + gr + hf * 8;
-      if (r >= rows) continue;
+    for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
+      float acc_dq[kMTQ][kNTQC][4];
+      zero(acc_dq);
+      warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+          acc_dq, sdS + q_row0 * C::kPitchS, sK + q_col0 + qc * kNTQC * 8, lane);
+      // Column pairs (8-byte aligned: dq_accum_dim is even); for an odd head_dim a pair's second
+      // column is padding, where K is zero-filled, so it adds 0 inside the row.
+      auto add_dq = [&](auto guarded_tag) {
+        constexpr bool kGuarded = decltype(guarded_tag)::value;
 #pragma unroll
-      for (int nt = 0; nt < kNTK; ++nt)
+        for (int mt = 0; mt < kMTQ; ++mt)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int c = wn * C::kColsK + nt * 8 + 2 * tq + e;
-          if (c < p.head_dim) prim::red_add(gdq + r * dq_row_stride + c, acc_dq[0][nt][2 * hf + e]);
-        }
+          for (int hf = 0; hf < 2; ++hf) {
+            if (kGuarded && q_row0 + mt * 16 + gr + hf * 8 >= rows) continue;
+            float* row = gdq + (mt * 16 + hf * 8) * dq_row_stride + qc * kNTQC * 8;
+#pragma unroll
+            for (int nt = 0; nt < kNTQC; ++nt)
+              if (!kGuarded || q_col0 + (qc * kNTQC + nt) * 8 + 2 * tq < p.head_dim)
+                prim::red_add2(row + nt * 8, acc_dq[mt][nt][2 * hf], acc_dq[mt][nt][2 * hf + 1]);
+          }
+      };
+      if (dq_full) add_dq(std::false_type());
+      else add_dq(std::true_type());
     }
     if (bp.deterministic) {
       __threadfence();
       __syncthreads();
-      if (tid == 0) atomicAdd(sem, 1);
+      if (tid == 0) atomicAdd(bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block, 1);
+    }
+
+    warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
+        acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane);
+    warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+        acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
+    if (stages == 1 && s + 1 < steps) {
+      __syncthreads();  // the one stage's Q, dO, LSE, D are free
+      load_step(next(cur), 0);
     }
   }
   prim::cp_async_wait<0>();
@@ -287,8 +345,8 @@ __global__ void __launch_bounds__(C::kThreads) bwd_kernel(const __grid_constant_
            hk * bp.dk.head_stride;
   T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0) * bp.dv.row_stride +
            hk * bp.dv.head_stride;
-  store_acc(acc_dk, gdK, bp.dk.row_stride, wm * 16 * kMTK, wn * C::kColsK, cols, p.head_dim, p.aligned, lane);
-  store_acc(acc_dv, gdV, bp.dv.row_stride, wm * 16 * kMTK, wn * C::kColsV, cols, p.head_dim_v, p.aligned, lane);
+  store_acc(acc_dk, gdK, bp.dk.row_stride, kv_row0, kv_wc * kColsK, cols, p.head_dim, p.aligned, lane);
+  store_acc(acc_dv, gdV, bp.dv.row_stride, kv_row0, kv_wc * kColsV, cols, p.head_dim_v, p.aligned, lane);
 }
 
 }  // namespace flashattn::cuda::sm80

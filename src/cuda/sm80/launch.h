@@ -25,18 +25,28 @@ void launch_fwd_config(FwdParams p, cudaStream_t stream) {
   check(cudaGetLastError(), "launch fwd_kernel");
 }
 
-// The caller sizes the semaphores with num_m_blocks (query blocks of 64 in every configuration,
-// BwdConfig asserts it); the key blocks follow the configuration.
+// The caller sizes the semaphores with num_m_blocks (query blocks of 64: no configuration has
+// smaller ones); the key blocks follow the configuration. Two Q/dO buffers where the device's
+// opt-in shared memory holds them (unless the configuration forces a count).
 template <typename T, typename C, bool kExtras>
 void launch_bwd_config(BwdParams p, cudaStream_t stream) {
+  static_assert(C::kBlockM % 64 == 0, "semaphores are sized for query blocks of 64");
   p.num_n_blocks = (p.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
   const int64_t blocks = int64_t(p.num_n_blocks) * p.fwd.batch * p.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
+  p.stages = C::kStagesForced;
+  if (p.stages == 0) {
+    int dev = 0, optin = 0;
+    check(cudaGetDevice(&dev), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
+    p.stages = C::bytes(2) <= optin ? 2 : 1;
+  }
+  const int smem = C::bytes(p.stages);
   auto kernel = bwd_kernel<T, C, kExtras>;
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
         "cudaFuncSetAttribute(bwd_kernel)");
-  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(p);
+  kernel<<<unsigned(blocks), C::kThreads, smem, stream>>>(p);
   check(cudaGetLastError(), "launch bwd_kernel");
 }
 

@@ -57,6 +57,7 @@ struct BwdParams {
   int dq_accum_dim = 0;  // the head_dim tier: floats per (row, head) in dq_accum
   int num_n_blocks = 0;  // key blocks per (batch, kv head) in the grid
   int num_m_blocks = 0;  // query blocks per (batch, head), for the semaphores
+  int stages = 1;        // Q/dO buffers of bwd_kernel (1 or 2): set by its launch
   bool deterministic = false;
 };
 

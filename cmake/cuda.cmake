@@ -89,15 +89,18 @@ if(FLASHATTN_CUDA_TUNING)
       "fwd d128 w8 n128|fwd|128|FwdConfig<128, 128, 8, 128>"
       "fwd d256 default|fwd|256|FwdConfig<256, 256>"
       "fwd d256 w8 n32|fwd|256|FwdConfig<256, 256, 8, 32>"
-      "bwd d64 default|bwd|64|BwdConfig<64, 64>"
-      "bwd d64 1stage|bwd|64|BwdConfig<64, 64, 0, 1>"
+      "bwd d64 default|bwd|64|BwdConfig<64, 64, 128, 0, 128>"
+      "bwd d64 1stage|bwd|64|BwdConfig<64, 64, 128, 1, 128>"
       "bwd d64 n64|bwd|64|BwdConfig<64, 64, 64>"
-      "bwd d64 m128|bwd|64|BwdConfig<64, 64, 128, 2, 128>"
+      "bwd d64 m64|bwd|64|BwdConfig<64, 64>"
       "bwd d128 default|bwd|128|BwdConfig<128, 128>"
       "bwd d128 1stage|bwd|128|BwdConfig<128, 128, 0, 1>"
       "bwd d128 n64|bwd|128|BwdConfig<128, 128, 64>"
+      "bwd d128 red4|bwd|128|BwdConfig<128, 128, 0, 0, 0, 4>"
+      "bwd d64 red4|bwd|64|BwdConfig<64, 64, 128, 0, 128, 4>"
       "bwd d256 default|bwd|256|BwdConfig<256, 256>"
-      "bwd d256 1stage|bwd|256|BwdConfig<256, 256, 0, 1>")
+      "bwd d256 1stage|bwd|256|BwdConfig<256, 256, 0, 1>"
+      "bwd d256 red4|bwd|256|BwdConfig<256, 256, 0, 0, 0, 4>")
   set(_fa_tune_dir ${CMAKE_CURRENT_BINARY_DIR}/tune)
   set(_fa_tune_sources ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/tune_sm80.cu)
   set(_fa_tune_decls "")

@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "cuda/sm80/bwd_kernel.h"
 #include "cuda/sm80/check.h"
 #include "cuda/sm80/fwd_kernel.h"
@@ -25,23 +27,26 @@ void launch_fwd_config(FwdParams p, cudaStream_t stream) {
   check(cudaGetLastError(), "launch fwd_kernel");
 }
 
-// The caller sizes the semaphores with num_m_blocks (query blocks of 64: no configuration has
-// smaller ones); the key blocks follow the configuration. Two Q/dO buffers where the device's
-// opt-in shared memory holds them (unless the configuration forces a count).
+// Opt-in shared memory per block of the current device.
+inline int device_smem_optin() {
+  int dev = 0, optin = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
+  return optin;
+}
+
+// The caller sizes the semaphores with num_m_blocks (query blocks of 64; every configuration's
+// kBlockM is a multiple); the key blocks follow the configuration. Two Q/dO buffers where the
+// device's opt-in shared memory holds them (unless the configuration forces a count).
 template <typename T, typename C, bool kExtras>
-void launch_bwd_config(BwdParams p, cudaStream_t stream) {
+void launch_bwd_config(BwdParams p, cudaStream_t stream, int smem_optin = 0) {
   static_assert(C::kBlockM % 64 == 0, "semaphores are sized for query blocks of 64");
   p.num_n_blocks = (p.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
   const int64_t blocks = int64_t(p.num_n_blocks) * p.fwd.batch * p.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
   p.stages = C::kStagesForced;
-  if (p.stages == 0) {
-    int dev = 0, optin = 0;
-    check(cudaGetDevice(&dev), "cudaGetDevice");
-    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
-    p.stages = C::bytes(2) <= optin ? 2 : 1;
-  }
+  if (p.stages == 0) p.stages = C::bytes(2) <= (smem_optin > 0 ? smem_optin : device_smem_optin()) ? 2 : 1;
   const int smem = C::bytes(p.stages);
   auto kernel = bwd_kernel<T, C, kExtras>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
@@ -49,6 +54,22 @@ void launch_bwd_config(BwdParams p, cudaStream_t stream) {
   kernel<<<unsigned(blocks), C::kThreads, smem, stream>>>(p);
   check(cudaGetLastError(), "launch bwd_kernel");
 }
+
+// The backward configurations of a tier: kPreferred where the device's shared memory holds it,
+// else kBase (measured on the H200 at seqlen 8192, bench/NOTES.md):
+//   head_dim <= 64:  128 x 128 blocks (214 against 201 TFLOP/s at 64 x 128); 64 x 128 keeps
+//                    the tier on 99 KB GPUs (RTX 30xx/40xx, L4);
+//   96, 128:         64 x 128 (250 against 168 TFLOP/s at 64 x 64); 64 x 64 fits 99 KB GPUs;
+//   above:           64 x 64 only.
+template <int kD, int kDv>
+struct BwdPlan {
+  static constexpr int kMaxD = kD > kDv ? kD : kDv;
+  using Preferred = std::conditional_t<kMaxD <= 64, BwdConfig<kD, kDv, 128, 0, 128>, BwdConfig<kD, kDv>>;
+  using Base = std::conditional_t<kMaxD <= 64, BwdConfig<kD, kDv>, BwdConfig<kD, kDv, 64>>;
+  static constexpr bool kTwo = kMaxD <= 128;
+  static constexpr int kSmemBytes = kTwo && Base::kSmemBytes < Preferred::kSmemBytes ? Base::kSmemBytes
+                                                                                     : Preferred::kSmemBytes;
+};
 
 template <typename T, int kD, int kDv>
 void launch_fwd(const void* params, void* stream) {
@@ -58,12 +79,22 @@ void launch_fwd(const void* params, void* stream) {
   else launch_fwd_config<T, FwdConfig<kD, kDv>, false>(p, s);
 }
 
+template <typename T, typename C>
+void launch_bwd_extras(const BwdParams& p, cudaStream_t s, int smem_optin) {
+  if (p.fwd.has_score_mod || p.fwd.dropout.enabled()) launch_bwd_config<T, C, true>(p, s, smem_optin);
+  else launch_bwd_config<T, C, false>(p, s, smem_optin);
+}
+
 template <typename T, int kD, int kDv>
 void launch_bwd(const void* params, void* stream) {
+  using Plan = BwdPlan<kD, kDv>;
   const BwdParams& p = *static_cast<const BwdParams*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (p.fwd.has_score_mod || p.fwd.dropout.enabled()) launch_bwd_config<T, BwdConfig<kD, kDv>, true>(p, s);
-  else launch_bwd_config<T, BwdConfig<kD, kDv>, false>(p, s);
+  const int optin = device_smem_optin();
+  if constexpr (Plan::kTwo) {
+    if (Plan::Preferred::kSmemBytes > optin) return launch_bwd_extras<T, typename Plan::Base>(p, s, optin);
+  }
+  launch_bwd_extras<T, typename Plan::Preferred>(p, s, optin);
 }
 
 }  // namespace flashattn::cuda::sm80

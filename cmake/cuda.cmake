@@ -66,6 +66,29 @@ target_sources(flashattn PRIVATE $<TARGET_OBJECTS:flashattn_cuda>)
 target_compile_definitions(flashattn PRIVATE FLASHATTN_WITH_CUDA)
 target_link_libraries(flashattn PUBLIC CUDA::cudart)
 
+# The sm90 path (src/cuda/sm90: wgmma, TMA, setmaxnreg need sm_90a): built when the architectures
+# include 90 (or 90a), for its tiers (64, 128, 256) among FLASHATTN_HEAD_DIMS.
+if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
+  set(_fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/launch.cu)
+  foreach(tier 64 128 256)
+    if(tier IN_LIST FLASHATTN_HEAD_DIMS)
+      list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_bf16_hdim${tier}.cu
+                                   ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_fp16_hdim${tier}.cu)
+    endif()
+  endforeach()
+  add_library(flashattn_cuda90 OBJECT ${_fa_sm90_sources})
+  target_include_directories(flashattn_cuda90 PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  target_compile_definitions(flashattn_cuda90 PRIVATE FLASHATTN_WITH_CUDA FLASHATTN_WITH_SM90 ${_fa_tier_defs})
+  target_compile_options(flashattn_cuda90 PRIVATE -gencode=arch=compute_90a,code=sm_90a -O3 -lineinfo
+                         -Xcompiler=-Wall $<$<BOOL:${FLASHATTN_CUDA_VERBOSE}>:-Xptxas=-v>)
+  set_target_properties(flashattn_cuda90 PROPERTIES POSITION_INDEPENDENT_CODE ON CUDA_STANDARD 17
+                                                    CUDA_STANDARD_REQUIRED ON)
+  target_link_libraries(flashattn_cuda90 PRIVATE CUDA::cudart)
+  target_sources(flashattn PRIVATE $<TARGET_OBJECTS:flashattn_cuda90>)
+  target_compile_definitions(flashattn PRIVATE FLASHATTN_WITH_SM90)
+  message(STATUS "flashattn: sm90 path ON (sm_90a; FLASHATTN_EXPERIMENTAL_SM90=1 selects it until validated)")
+endif()
+
 if(FLASHATTN_BUILD_TESTS)
   enable_testing()
   add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/tests/cuda ${CMAKE_CURRENT_BINARY_DIR}/tests/cuda)

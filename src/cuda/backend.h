@@ -42,4 +42,16 @@ const KernelEntry* sm80_kernels(int* count);
 void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& context);
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context);
 
+#ifdef FLASHATTN_WITH_SM90
+// The sm90 path (Hopper, src/cuda/sm90/launch.cu): forward kernels for head_dim 64/128/256.
+// Its KernelEntry::launch takes sm90::FwdParams90 (tensor maps included), built by sm90_forward.
+const KernelEntry* sm90_kernels(int* count);
+// FLASHATTN_EXPERIMENTAL_SM90=1 in the environment: the path is new and runs only on request
+// until it has passed the CUDA test grid on an H100/H200.
+bool sm90_enabled();
+// TMA can load the operands (16-byte aligned bases and strides), head_dim == head_dim_v.
+bool sm90_eligible(const Problem& p);
+void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& context);
+#endif
+
 }  // namespace flashattn::cuda

@@ -77,6 +77,12 @@ RunInfo forward(const ForwardArgs& args, const Context& context) {
   const KernelChoice k = choose(p, Pass::Forward);
 #ifdef FLASHATTN_WITH_CUDA
   if (backend == Backend::Cuda) {
+#ifdef FLASHATTN_WITH_SM90
+    if (k.sm90) {
+      cuda::sm90_forward(p, *k.kernel, context);
+      return RunInfo{backend, k.path};
+    }
+#endif
     cuda::sm80_forward(p, *k.kernel, context);
     return RunInfo{backend, k.path};
   }

@@ -20,7 +20,8 @@ struct KernelChoice {
   bool supported = false;
   std::string argument;  // the argument the refusal is about (for flashattn::Error)
   std::string reason;    // why not, when unsupported
-  std::string path;      // "cpu", "cuda-sm80"
+  std::string path;      // "cpu", "cuda-sm80", "cuda-sm90"
+  bool sm90 = false;     // kernel is an sm90 entry (cuda::sm90_forward runs it)
 #ifdef FLASHATTN_WITH_CUDA
   const cuda::KernelEntry* kernel = nullptr;
 #endif

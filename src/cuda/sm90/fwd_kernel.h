@@ -1,0 +1,284 @@
+// Forward kernel of the sm90 path (Hopper, sm_90a): TMA brings Q once and K/V tiles into a
+// kStages-deep shared-memory ring completing on mbarriers; wgmma computes S = Q K^T (both
+// operands from shared memory) and O += P V (P from registers, V read N-major). Warp
+// specialization: warpgroup 0 is the producer (one thread issues every TMA copy, the group gives
+// its registers up with setmaxnreg), warpgroups 1 and 2 are consumers of 64 query rows each.
+// The softmax, mask, score modifiers and dropout are the ones of src/semantics, applied exactly
+// as the sm80 kernel applies them (scores in log2 units, exp2, the same finalize).
+//
+// Status: first version, written without a GPU at hand; not yet selected by the dispatcher.
+// tests/cuda/test_sm90.cc compares it with the CPU backend; it is wired into the selector once
+// those pass on the H200 (bench/NOTES.md).
+#pragma once
+
+#include <cuda.h>
+
+#include <cmath>
+
+#include "cuda/prim/math.h"
+#include "cuda/sm80/params.h"
+#include "cuda/sm90/prim.h"
+#include "cuda/sm90/wgmma_ops.h"
+#include "semantics/mask.h"
+#include "semantics/score_mod.h"
+#include "semantics/softmax.h"
+
+namespace flashattn::cuda::sm90 {
+
+using sm80::FwdParams;
+using sm80::kLn2;
+using sm80::kLog2e;
+using sm80::SeqInfo;
+
+struct FwdParams90 {
+  FwdParams p;
+  // q, k, v as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
+  CUtensorMap tma_q, tma_k, tma_v;
+};
+
+template <int kD_, int kBlockN_, int kStages_ = 2>
+struct Fwd90Config {
+  static constexpr int kD = kD_;  // head_dim tier = head_dim_v tier
+  static constexpr int kBlockM = 128;  // two consumer warpgroups of 64 rows
+  static constexpr int kBlockN = kBlockN_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kThreads = 384;
+  static constexpr int kPanels = (kD + 63) / 64;  // 64-column panels of a tile
+  static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
+  static constexpr int kBytesQ = kPanels * kPanelQ, kBytesKV = kPanels * kPanelKV;
+  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesKV;
+  static constexpr int kOffBar = kOffV + kStages * kBytesKV;
+  static constexpr int kSmemBytes = kOffBar + (1 + 4 * kStages) * 8 + 1024;  // +1024: alignment slack
+  static_assert(kD % 64 == 0 && kD <= 256, "wgmma N = head_dim: whole 64-column panels");
+  static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
+};
+
+template <typename T, typename C, bool kExtras>
+__global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
+  constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
+  constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
+  constexpr int kNO = kD / 2;       // O accumulator floats a thread
+  const FwdParams& p = P.p;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
+  unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
+  uint64_t* q_full = bar;
+  uint64_t* k_full = bar + 1;
+  uint64_t* v_full = k_full + kStages;
+  uint64_t* k_empty = v_full + kStages;
+  uint64_t* v_empty = k_empty + kStages;
+
+  // Tile: the last query block first (under a causal mask it sees the most keys).
+  const int64_t bid = blockIdx.x;
+  const int m_block = p.num_m_blocks - 1 - int(bid % p.num_m_blocks);
+  const int64_t bh = bid / p.num_m_blocks;
+  const int b = int(bh / p.num_heads), h = int(bh % p.num_heads);
+  const SeqInfo seq(p, b);
+  const int m0 = m_block * kBlockM;
+  if (m0 >= seq.seqlen_q) return;  // uniform over the CTA, before any barrier
+  const int rows = min(kBlockM, seq.seqlen_q - m0);
+  const int hk = h / p.group;
+  const semantics::Mask mask =
+      semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+  int key_lo, key_hi;
+  mask.key_range(m0, m0 + rows, &key_lo, &key_hi);
+  const int n_lo = key_lo / kBlockN;
+  const int n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
+  const int n_count = n_hi - n_lo;
+  // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
+  const int qb = p.cu_seqlens_q != nullptr ? 0 : b, kb = p.cu_seqlens_k != nullptr ? 0 : b;
+  const int q_row = int(seq.row_begin_q) + m0, k_row0 = int(seq.row_begin_k);
+
+  if (threadIdx.x == 0) {
+    mbar_init(q_full, 1);
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init(k_full + s, 1);
+      mbar_init(v_full + s, 1);
+      mbar_init(k_empty + s, 2);  // one arrival per consumer warpgroup
+      mbar_init(v_empty + s, 2);
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  const int wg = threadIdx.x / 128;
+  if (wg == 0) {
+    // ---------------- producer ----------------
+    regs_dealloc<24>();
+    if (threadIdx.x == 0) {
+      prefetch_tensor_map(&P.tma_q);
+      prefetch_tensor_map(&P.tma_k);
+      prefetch_tensor_map(&P.tma_v);
+      mbar_arrive_expect_tx(q_full, C::kBytesQ);
+#pragma unroll
+      for (int pn = 0; pn < C::kPanels; ++pn)
+        tma_load_4d(smem + pn * C::kPanelQ, &P.tma_q, q_full, pn * 64, q_row, h, qb);
+      // Key blocks from the last to the first: the masked diagonal block comes first.
+      for (int i = 0; i < n_count; ++i) {
+        const int n = n_hi - 1 - i;
+        const int st = i % kStages;
+        const uint32_t phase = (i / kStages) & 1;
+        unsigned char* sK = smem + C::kOffK + st * C::kBytesKV;
+        unsigned char* sV = smem + C::kOffV + st * C::kBytesKV;
+        if (i >= kStages) mbar_wait(k_empty + st, phase ^ 1);
+        mbar_arrive_expect_tx(k_full + st, C::kBytesKV);
+#pragma unroll
+        for (int pn = 0; pn < C::kPanels; ++pn)
+          tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+        if (i >= kStages) mbar_wait(v_empty + st, phase ^ 1);
+        mbar_arrive_expect_tx(v_full + st, C::kBytesKV);
+#pragma unroll
+        for (int pn = 0; pn < C::kPanels; ++pn)
+          tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+      }
+    }
+    return;
+  }
+
+  // ---------------- consumers ----------------
+  regs_alloc<240>();
+  const int cw = wg - 1;  // consumer warpgroup: rows cw * 64 .. + 63 of the tile
+  const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
+  const int gr = lane / 4, tq = lane % 4;
+  const int row0 = cw * 64 + warp * 16 + gr;  // this thread's rows: row0 and row0 + 8
+
+  semantics::ScoreMod<float> mod;
+  if constexpr (kExtras) {
+    mod.scale = p.scale;
+    mod.softcap = p.softcap;
+    mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+    mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+  }
+  const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
+
+  float acc_o[kNO];
+#pragma unroll
+  for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};  // row_max in log2 units
+
+  const uint32_t sQ = smem_addr(smem) + uint32_t(cw) * 64u * 128u;  // this warpgroup's 64 rows
+  mbar_wait(q_full, 0);
+
+  for (int i = 0; i < n_count; ++i) {
+    const int n = n_hi - 1 - i;
+    const int n0 = n * kBlockN;
+    const int st = i % kStages;
+    const uint32_t phase = (i / kStages) & 1;
+    const uint32_t sK = smem_addr(smem + C::kOffK + st * C::kBytesKV);
+    const uint32_t sV = smem_addr(smem + C::kOffV + st * C::kBytesKV);
+
+    float acc_s[kNS];
+    mbar_wait(k_full + st, phase);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk)
+      Wgmma<kBlockN, T, 0>::ss(acc_s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
+    wgmma_commit();
+    wgmma_wait<0>();
+    reg_fence(acc_s);
+    if (tid == 0) mbar_arrive(k_empty + st);
+
+    // Scores in log2 units; the mask only on tiles it cuts (keys past the sequence included).
+    const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+#pragma unroll
+    for (int j = 0; j < kNS; ++j) {
+      float& x = acc_s[j];
+      const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
+      if (kExtras && p.has_score_mod) x = mod.apply(x, m0 + r, n0 + c) * kLog2e;
+      else x *= p.scale_log2;
+      if (!unmasked && !mask.visible(m0 + r, n0 + c)) x = -INFINITY;
+    }
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      float mx = -INFINITY;
+#pragma unroll
+      for (int t = 0; t < kBlockN / 8; ++t) mx = fmaxf(mx, fmaxf(acc_s[4 * t + 2 * hf], acc_s[4 * t + 2 * hf + 1]));
+      mx = prim::quad_max(mx);
+      const float m_new = fmaxf(row_max[hf], mx);
+      const float m_use = semantics::safe_max(m_new);
+      const float alpha = prim::exp2_approx(row_max[hf] - m_use);
+      row_max[hf] = m_new;
+      float sum = 0.0f;
+#pragma unroll
+      for (int t = 0; t < kBlockN / 8; ++t)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float pr = prim::exp2_approx(acc_s[4 * t + 2 * hf + e] - m_use);
+          acc_s[4 * t + 2 * hf + e] = pr;
+          sum += pr;
+        }
+      row_sum[hf] = row_sum[hf] * alpha + sum;
+#pragma unroll
+      for (int t = 0; t < kD / 8; ++t) {
+        acc_o[4 * t + 2 * hf] *= alpha;
+        acc_o[4 * t + 2 * hf + 1] *= alpha;
+      }
+      // Dropout after the row sum: the normalizer counts every weight, kept or not.
+      if (kExtras && p.dropout.enabled()) {
+        // Philox in a rolled loop into a register mask (as the sm80 kernel), applied unrolled:
+        // indexing acc_s with a run-time index would move it to local memory.
+        static_assert(2 * (kBlockN / 8) <= 32, "one 32-bit keep mask per row");
+        const int qi = m0 + row0 + hf * 8;
+        uint32_t keep_mask = 0;
+#pragma unroll 1
+        for (int t = 0; t < kBlockN / 8; ++t) {
+          const int j = n0 + t * 8 + 2 * tq;
+          keep_mask |= ((p.dropout.keep_bits4(bh_dropout, qi, j >> 2) >> (j & 3)) & 3u) << (2 * t);
+        }
+#pragma unroll
+        for (int t = 0; t < kBlockN / 8; ++t)
+#pragma unroll
+          for (int e = 0; e < 2; ++e)
+            if (!((keep_mask >> (2 * t + e)) & 1u)) acc_s[4 * t + 2 * hf + e] = 0.0f;
+      }
+    }
+
+    // P as wgmma A fragments: two n8 column tiles of S form one 16-column A block.
+    uint32_t pa[kBlockN / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk) {
+      pa[kk][0] = prim::pack2(acc_s[8 * kk + 0], acc_s[8 * kk + 1], T());
+      pa[kk][1] = prim::pack2(acc_s[8 * kk + 2], acc_s[8 * kk + 3], T());
+      pa[kk][2] = prim::pack2(acc_s[8 * kk + 4], acc_s[8 * kk + 5], T());
+      pa[kk][3] = prim::pack2(acc_s[8 * kk + 6], acc_s[8 * kk + 7], T());
+    }
+    mbar_wait(v_full + st, phase);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
+    wgmma_commit();
+    wgmma_wait<0>();
+    reg_fence(acc_o);
+    if (tid == 0) mbar_arrive(v_empty + st);
+  }
+
+  // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only).
+  const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+  T* gO = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + m0) * p.out.row_stride +
+          h * p.out.head_stride;
+#pragma unroll
+  for (int hf = 0; hf < 2; ++hf) {
+    const float total = prim::quad_sum(row_sum[hf]);
+    float inv, lse;
+    semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
+    const float f = inv * keep_scale;
+    const int r = row0 + hf * 8;
+    if (r >= rows) continue;
+    if (p.lse != nullptr && tq == 0)
+      p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
+    T* dst = gO + r * p.out.row_stride;
+#pragma unroll
+    for (int t = 0; t < kD / 8; ++t) {
+      const int c = t * 8 + 2 * tq;
+      const float x0 = acc_o[4 * t + 2 * hf] * f, x1 = acc_o[4 * t + 2 * hf + 1] * f;
+      if (c + 1 < p.head_dim_v) {
+        *reinterpret_cast<uint32_t*>(dst + c) = prim::pack2(x0, x1, T());
+      } else if (c < p.head_dim_v) {
+        dst[c] = prim::from_float<T>(x0);
+      }
+    }
+  }
+}
+
+}  // namespace flashattn::cuda::sm90

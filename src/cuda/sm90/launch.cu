@@ -1,0 +1,117 @@
+// Host side of the sm90 path: the instantiation table, the TMA tensor maps of a problem, and the
+// forward entry point the dispatcher calls. Compiled for sm_90a with the kernels
+// (cmake/cuda.cmake), only when the build targets sm_90.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "cuda/backend.h"
+#include "cuda/sm80/check.h"
+#include "cuda/sm80/host.h"
+#include "cuda/sm90/fwd_kernel.h"
+
+namespace flashattn::cuda {
+namespace sm90 {
+template <typename T, int kD>
+void launch_fwd90(const void* params, void* stream);  // src/cuda/sm90/launch.h, instantiated in fwd_*.cu
+
+namespace {
+
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// cuTensorMapEncodeTiled through the runtime's driver entry point: no link against libcuda.
+EncodeTiled encode_tiled() {
+  static EncodeTiled fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q),
+          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+    if (q != cudaDriverEntryPointSuccess || f == nullptr)
+      throw CudaError("flashattn: the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12.0+ driver)");
+    return reinterpret_cast<EncodeTiled>(f);
+  }();
+  return fn;
+}
+
+// A q/k/v-like operand as a 4-D tensor (head_dim, rows, heads, batch) in boxes of 64 columns x
+// box_rows rows, 128-byte swizzled; reads past any extent return zeros.
+CUtensorMap make_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t rows, int heads, int batch,
+                     int box_rows) {
+  CUtensorMap map;
+  const cuuint64_t elem = 2;
+  const cuuint64_t row_bytes = cuuint64_t(t.row_stride) * elem;
+  const cuuint64_t dims[4] = {cuuint64_t(head_dim), cuuint64_t(rows), cuuint64_t(heads), cuuint64_t(batch)};
+  // Strides of dimensions 1..3 in bytes; a dimension of extent 1 gets any valid stride.
+  const cuuint64_t head_bytes = heads > 1 ? cuuint64_t(t.head_stride) * elem : row_bytes;
+  const cuuint64_t batch_bytes = batch > 1 ? cuuint64_t(t.batch_stride) * elem : row_bytes;
+  const cuuint64_t strides[3] = {row_bytes, head_bytes, batch_bytes};
+  const cuuint32_t box[4] = {64, cuuint32_t(box_rows), 1, 1};
+  const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
+  const CUresult r = encode_tiled()(
+      &map, dtype == DType::BFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, t.data,
+      dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw CudaError("flashattn: cuTensorMapEncodeTiled failed (" + std::to_string(int(r)) + ")");
+  return map;
+}
+
+bool tma_ok(const Operand& o) {
+  // 16-byte aligned base and byte strides that are multiples of 16 (TMA's rules).
+  const auto addr = reinterpret_cast<uintptr_t>(o.data);
+  return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
+}
+
+}  // namespace
+}  // namespace sm90
+
+#define FA_SM90_ENTRY(T, DT, D, N) \
+  {Direction::Forward, DType::DT, D, D, sm90::Fwd90Config<D, N>::kSmemBytes, &sm90::launch_fwd90<T, D>},
+const KernelEntry* sm90_kernels(int* count) {
+  static const KernelEntry table[] = {
+#if FLASHATTN_CUDA_HDIM_64
+      FA_SM90_ENTRY(__half, Float16, 64, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 64, 128)
+#endif
+#if FLASHATTN_CUDA_HDIM_128
+      FA_SM90_ENTRY(__half, Float16, 128, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 128, 128)
+#endif
+#if FLASHATTN_CUDA_HDIM_256
+      FA_SM90_ENTRY(__half, Float16, 256, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 256, 64)
+#endif
+      {Direction::Forward, DType::Float32, 0, 0, 0, nullptr},  // end marker (keeps the table non-empty)
+  };
+  *count = int(sizeof(table) / sizeof(table[0])) - 1;
+  return table;
+}
+#undef FA_SM90_ENTRY
+
+bool sm90_enabled() {
+  // Until the sm90 kernel has passed the CUDA test grid on an H100/H200 it runs only on request.
+  const char* v = std::getenv("FLASHATTN_EXPERIMENTAL_SM90");
+  return v != nullptr && v[0] == '1';
+}
+
+bool sm90_eligible(const Problem& p) {
+  return p.head_dim == p.head_dim_v && p.head_dim % 8 == 0 && sm90::tma_ok(p.q) && sm90::tma_ok(p.k) &&
+         sm90::tma_ok(p.v) && sm90::tma_ok(p.out) && p.total_q < (int64_t(1) << 31) &&
+         p.total_k < (int64_t(1) << 31);
+}
+
+void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& context) {
+  if (p.max_seqlen_q == 0 || p.total_q == 0) return;
+  sm90::FwdParams90 P;
+  P.p = sm80::make_fwd_params(p);
+  const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
+  const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
+  const int batch = p.varlen ? 1 : p.batch;
+  const int block_n = kernel.head_dim <= 128 ? 128 : 64;
+  P.tma_q = sm90::make_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
+  P.tma_k = sm90::make_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
+  P.tma_v = sm90::make_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
+  kernel.launch(&P, context.cuda_stream);
+}
+
+}  // namespace flashattn::cuda

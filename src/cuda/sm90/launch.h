@@ -1,0 +1,37 @@
+// Launcher of the sm90 forward kernel, instantiated once per (dtype, head_dim tier) in
+// src/cuda/sm90/fwd_*.cu. The tensor maps are built on the host (launch.cu) from the problem.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cuda/sm80/check.h"
+#include "cuda/sm90/fwd_kernel.h"
+
+namespace flashattn::cuda::sm90 {
+
+// Tile shapes per tier: S and O of one consumer warpgroup (64 rows) must fit its 240 registers.
+template <int kD>
+using Fwd90ConfigFor = Fwd90Config<kD, kD <= 128 ? 128 : 64>;
+
+template <typename T, typename C, bool kExtras>
+void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
+  P.p.num_m_blocks = (P.p.seqlen_q + C::kBlockM - 1) / C::kBlockM;
+  const int64_t blocks = int64_t(P.p.num_m_blocks) * P.p.batch * P.p.num_heads;
+  if (blocks == 0) return;
+  check_grid(blocks);
+  auto kernel = fwd_kernel<T, C, kExtras>;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
+              "cudaFuncSetAttribute(sm90 fwd_kernel)");
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
+  check(cudaGetLastError(), "launch sm90 fwd_kernel");
+}
+
+template <typename T, int kD>
+void launch_fwd90(const void* params, void* stream) {
+  const FwdParams90& P = *static_cast<const FwdParams90*>(params);
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (P.p.has_score_mod || P.p.dropout.enabled()) launch_fwd90_config<T, Fwd90ConfigFor<kD>, true>(P, s);
+  else launch_fwd90_config<T, Fwd90ConfigFor<kD>, false>(P, s);
+}
+
+}  // namespace flashattn::cuda::sm90

@@ -1,0 +1,110 @@
+// Hopper primitives (sm_90a) for the sm90 kernels: mbarriers, TMA tile loads, wgmma fences and
+// shared-memory matrix descriptors, register reallocation. Each wraps one PTX instruction (or a
+// wait loop around one); the PTX ISA sections are named beside them.
+#pragma once
+
+#include <cstdint>
+
+namespace flashattn::cuda::sm90 {
+
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarrier (PTX 9.7.13.15) ----------------------------------------------------------------
+__device__ __forceinline__ void mbar_init(uint64_t* bar, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(arrivals));
+}
+// Makes the initialized barriers visible to the async proxy (TMA) and the other threads.
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+// One arrival that also announces `bytes` of transaction (TMA) traffic to wait for.
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+// Waits until the phase with parity `phase` of the barrier has completed.
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase)
+      : "memory");
+}
+
+// ---- TMA (PTX 9.7.9.25.5.1, cp.async.bulk.tensor) ------------------------------------------
+// Loads the box at coordinates (c0 innermost .. c3) of the tensor map into shared memory and
+// completes `bytes` of transaction on `bar`. Coordinates past the tensor's extent read as zero.
+__device__ __forceinline__ void tma_load_4d(void* dst, const void* tensor_map, uint64_t* bar, int c0, int c1, int c2,
+                                            int c3) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], "
+      "[%2];\n" ::"r"(smem_addr(dst)),
+      "l"(tensor_map), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+      : "memory");
+}
+__device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");
+}
+
+// ---- wgmma ordering (PTX 9.7.15.6) -----------------------------------------------------------
+// Before the first wgmma that reads registers written by ordinary instructions (accumulators, A).
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+// Waits until at most kPending committed wgmma groups of this warpgroup are in flight.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+// Keeps the compiler from moving accesses of the accumulator registers across a wgmma boundary.
+template <int N>
+__device__ __forceinline__ void reg_fence(float (&r)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
+}
+
+// ---- register reallocation between warpgroups (PTX 9.7.17.1, setmaxnreg) ----------------------
+template <int kRegs>
+__device__ __forceinline__ void regs_dealloc() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+}
+template <int kRegs>
+__device__ __forceinline__ void regs_alloc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+}
+
+// ---- shared-memory matrix descriptors (PTX 9.7.15.5.1.2.2) ------------------------------------
+// Every operand tile here is stored in panels of 64 16-bit columns (128 bytes a row) with the
+// 128-byte swizzle that TMA's CU_TENSOR_MAP_SWIZZLE_128B writes: 8-row atoms of 1024 bytes,
+// each panel 1024-byte aligned. Bits: start address >> 4 (0-13), leading byte offset >> 4
+// (16-29), stride byte offset >> 4 (32-45), swizzle mode (62-63; 1 = 128 bytes).
+__device__ __forceinline__ uint64_t make_desc(uint32_t smem_byte_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+  uint64_t d = 0;
+  d |= uint64_t((smem_byte_addr & 0x3FFFF) >> 4);
+  d |= uint64_t((lbo_bytes & 0x3FFFF) >> 4) << 16;
+  d |= uint64_t((sbo_bytes & 0x3FFFF) >> 4) << 32;
+  d |= uint64_t(1) << 62;
+  return d;
+}
+// K-major operand (rows along M or N, K contiguous; Q and K): the k16 step kk of a tile with
+// `rows` rows starts in panel kk / 4 at byte (kk % 4) * 32 of the row; 8-row groups are 1024
+// bytes apart (SBO); LBO is unused within a 128-byte swizzled row.
+__device__ __forceinline__ uint64_t desc_k_major(uint32_t tile, int rows, int kk) {
+  return make_desc(tile + uint32_t(kk / 4) * uint32_t(rows) * 128u + uint32_t(kk % 4) * 32u, 16, 1024);
+}
+// MN-major B operand (V stored [key][head_dim]: N = head_dim contiguous, K = keys): the k16
+// step kk starts 16 key rows further (2 x 1024 bytes); 64-column panels along N are
+// rows * 128 bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).
+__device__ __forceinline__ uint64_t desc_mn_major(uint32_t tile, int rows, int kk) {
+  return make_desc(tile + uint32_t(kk) * 2048u, uint32_t(rows) * 128u, 1024);
+}
+
+}  // namespace flashattn::cuda::sm90

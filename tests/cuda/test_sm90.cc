@@ -1,0 +1,223 @@
+// The sm90 (Hopper) forward path: the foundation grid and options with the path forced on
+// (FLASHATTN_EXPERIMENTAL_SM90=1, which is how the selector is asked for it until it is the
+// default), each result checked against the double-precision reference with the tolerance rule,
+// and sm90 against sm80 on the same inputs. Skips with a message without an sm_90 GPU or when
+// the build has no sm90 path.
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+
+#include "gpu_harness.h"
+
+namespace flashattn::test {
+namespace {
+
+// Runs `f` with the sm90 path requested, restoring the environment afterwards.
+template <typename F>
+void with_sm90(bool on, F&& f) {
+  const char* old = std::getenv("FLASHATTN_EXPERIMENTAL_SM90");
+  const std::string saved = old != nullptr ? old : "";
+  if (on) setenv("FLASHATTN_EXPERIMENTAL_SM90", "1", 1);
+  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90");
+  f();
+  if (old != nullptr) setenv("FLASHATTN_EXPERIMENTAL_SM90", saved.c_str(), 1);
+  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90");
+}
+
+// Skips unless the device is sm_90 and this build routes an eligible problem to the sm90 path.
+bool sm90_available(std::string* why) {
+  if (!gpu_present()) {
+    *why = "no CUDA device (or CUDA backend not built)";
+    return false;
+  }
+  int dev = 0, major = 0, minor = 0;
+  cuda_ok(cudaGetDevice(&dev), "cudaGetDevice");
+  cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "attribute");
+  cuda_ok(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "attribute");
+  if (major * 10 + minor != 90) {
+    *why = "the sm90 path needs an sm_90 device (H100/H200); this one is sm_" + std::to_string(major * 10 + minor);
+    return false;
+  }
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = 128;
+  s.backend = Backend::Cuda;
+  Case c(s);
+  GpuCase g(c);
+  RunInfo info;
+  with_sm90(true, [&] { info = g.run_forward(); });
+  if (info.path != "cuda-sm90") {
+    *why = "this build has no sm90 path (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier 128 not built)";
+    return false;
+  }
+  return true;
+}
+
+#define REQUIRE_SM90()                          \
+  do {                                          \
+    std::string why;                            \
+    if (!sm90_available(&why)) GTEST_SKIP() << why; \
+  } while (0)
+
+struct Sm90Param {
+  DType dtype;
+  int head_dim;
+  int seqlen_q, seqlen_k;
+  bool causal;
+};
+
+std::string sm90_name(const testing::TestParamInfo<Sm90Param>& info) {
+  const Sm90Param& g = info.param;
+  return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "_q" +
+         std::to_string(g.seqlen_q) + "_k" + std::to_string(g.seqlen_k) + (g.causal ? "_causal" : "");
+}
+
+std::vector<Sm90Param> sm90_grid() {
+  std::vector<Sm90Param> v;
+  const std::pair<int, int> lens[] = {{1, 1}, {1, 513}, {113, 203}, {128, 128}, {1000, 999}, {257, 2048}};
+  for (DType dt : {DType::Float16, DType::BFloat16})
+    for (int d : {40, 64, 96, 128, 200, 256})  // 40, 96, 200: padded up to the 64/128/256 kernels
+      for (auto [sq, sk] : lens)
+        for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
+  return v;
+}
+
+Spec spec_of(const Sm90Param& g) {
+  Spec s;
+  s.dtype = g.dtype;
+  s.head_dim = g.head_dim;
+  s.seqlen_q = g.seqlen_q;
+  s.seqlen_k = g.seqlen_k;
+  s.causal = g.causal;
+  s.heads = 2;
+  s.heads_kv = 2;
+  s.backend = Backend::Cuda;
+  s.seed = uint64_t(g.head_dim * 977 + g.seqlen_q * 13 + g.seqlen_k + g.causal);
+  return s;
+}
+
+// Which path a head_dim takes on an sm_90 device with the sm90 path requested.
+const char* expected_path(int head_dim) {
+  const int tier = head_dim <= 32 ? 32 : head_dim <= 64 ? 64 : head_dim <= 96 ? 96 : head_dim <= 128 ? 128
+                   : head_dim <= 160 ? 160 : head_dim <= 192 ? 192 : head_dim <= 224 ? 224 : 256;
+  return tier == 64 || tier == 128 || tier == 256 ? "cuda-sm90" : "cuda-sm80";
+}
+
+class Sm90Grid : public testing::TestWithParam<Sm90Param> {};
+
+TEST_P(Sm90Grid, Forward) {
+  REQUIRE_SM90();
+  const Spec s = spec_of(GetParam());
+  with_sm90(true, [&] { check_forward_gpu(s, expected_path(s.head_dim)); });
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Sm90Grid, testing::ValuesIn(sm90_grid()), sm90_name);
+
+// Every option of the shared semantics through the sm90 kernel.
+TEST(Sm90, Options) {
+  REQUIRE_SM90();
+  for (int d : {64, 128, 256}) {
+    Spec base;
+    base.dtype = DType::BFloat16;
+    base.head_dim = d;
+    base.seqlen_q = 300;
+    base.seqlen_k = 517;
+    base.heads = 4;
+    base.heads_kv = 4;
+    base.backend = Backend::Cuda;
+    std::vector<Spec> specs;
+    Spec s = base;
+    s.softcap = 5.0f;
+    specs.push_back(s);
+    s = base;
+    s.alibi = 2;
+    s.causal = true;
+    specs.push_back(s);
+    s = base;
+    s.window_left = 100;
+    s.window_right = 17;
+    specs.push_back(s);
+    s = base;
+    s.heads_kv = 1;  // MQA
+    s.causal = true;
+    specs.push_back(s);
+    s = base;
+    s.heads = 8;
+    s.heads_kv = 2;  // GQA 4:1
+    specs.push_back(s);
+    s = base;
+    s.dropout = 0.17f;
+    specs.push_back(s);
+    s = base;
+    s.qk_std = 10.0f;  // large logits
+    specs.push_back(s);
+    s = base;
+    s.batch = 4;
+    s.lens_q = {0, 130, 1, 257};
+    s.lens_k = {17, 0, 300, 511};
+    s.causal = true;
+    specs.push_back(s);
+    for (Spec& x : specs) {
+      x.seed = uint64_t(d) * 31 + uint64_t(&x - specs.data());
+      with_sm90(true, [&] { check_forward_gpu(x, "cuda-sm90"); });
+    }
+  }
+}
+
+// sm90 and sm80 on the same inputs: both within the tolerance rule of the reference and of
+// each other (allowing both paths' errors).
+TEST(Sm90, AgreesWithSm80) {
+  REQUIRE_SM90();
+  for (int d : {64, 128, 256}) {
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = 1031;
+    s.seqlen_k = 777;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.causal = true;
+    s.backend = Backend::Cuda;
+    Case a(s), b(s);
+    GpuCase ga(a), gb(b);
+    RunInfo ia, ib;
+    with_sm90(true, [&] { ia = ga.run_forward(); });
+    with_sm90(false, [&] { ib = gb.run_forward(); });
+    EXPECT_EQ(ia.path, "cuda-sm90");
+    EXPECT_EQ(ib.path, "cuda-sm80");
+    const auto exact = reference::forward(a.forward_args(), reference::Rounding::Exact);
+    const auto lowp = reference::forward(a.forward_args(), reference::Rounding::LowPrecision);
+    const Comparison vs_ref = compare(s.dtype, a.out.to_double(), exact.out, lowp.out);
+    const Comparison agree = compare(s.dtype, a.out.to_double(), b.out.to_double(), lowp.out);
+    EXPECT_TRUE(vs_ref.ok) << vs_ref.describe("sm90 out") << "; " << s.str();
+    EXPECT_TRUE(agree.nan_count == 0 && agree.max_err <= 2 * vs_ref.bound)
+        << agree.describe("sm90 vs sm80 out") << "; " << s.str();
+  }
+}
+
+// A long sequence: no seqlen^2 buffer, finite output, guard bands intact.
+TEST(Sm90, LongSequence) {
+  REQUIRE_SM90();
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = 128;
+  s.seqlen_q = 16384;
+  s.seqlen_k = 16384;
+  s.heads = 2;
+  s.heads_kv = 1;
+  s.causal = true;
+  s.backend = Backend::Cuda;
+  Case c(s);
+  GpuCase g(c);
+  RunInfo info;
+  with_sm90(true, [&] { info = g.run_forward(); });
+  EXPECT_EQ(info.path, "cuda-sm90");
+  EXPECT_TRUE(c.out.guards_intact());
+  EXPECT_TRUE(c.lse.guards_intact());
+  int64_t bad = 0;
+  for (int64_t i = 0; i < c.out.numel(); ++i) bad += !std::isfinite(c.out.get(i));
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+}  // namespace flashattn::test

@@ -106,6 +106,8 @@ struct BackwardArgs {
   TensorView q, k, v, out, dout;
   TensorView softmax_lse;  // as written by forward
   TensorView dq, dk, dv;   // written; with GQA dk/dv sum over the query heads of a kv head
+  // dq, dk, dv may be interleaved views of one packed gradient (dqkv[:, :, 0], [:, :, 1], [:, :, 2]):
+  // outputs of the same dtype, shape and strides need only disjoint elements, others disjoint bytes.
   Varlen varlen;
   Options options;
 };

@@ -9,7 +9,7 @@ from typing import List, Optional, Tuple
 import torch
 from torch import Tensor
 
-from . import _C, _lib
+from . import _lib
 
 SEPARATE, QKV_PACKED, KV_PACKED = 0, 1, 2
 
@@ -170,26 +170,19 @@ def bwd(
 ) -> List[Tensor]:
     """-> [dq, dk, dv] (separate), [dqkv] (qkv-packed) or [dq, dkv] (kv-packed)."""
     grads = _grad_buffers(q, k, v, pack)
-    if pack == SEPARATE or _C.accepts_interleaved_grads:
-        dq, dk, dv = split(*(grads + [None] * (3 - len(grads))), pack)
-    else:
-        # This library build rejects interleaved output views: separate buffers, stacked below.
-        dq, dk, dv = [torch.empty_like(t) for t in split(q, k, v, pack)]
+    # dq, dk, dv are views of the packed gradient(s): the library accepts interleaved outputs of
+    # one layout whose elements are disjoint (src/dispatch/validate.cc), so nothing is concatenated.
+    dq, dk, dv = split(*(grads + [None] * (3 - len(grads))), pack)
     q, k, v = split(q, k, v, pack)
     if dout.stride(-1) != 1:
         dout = dout.contiguous()
     kwargs = _varlen_kwargs(q, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
     kwargs.update(_option_kwargs(softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, dropout_p, rng_state, deterministic))
     if _is_empty(q, k):
-        for g in grads + [dq, dk, dv]:
+        for g in grads:
             g.zero_()
     else:
         _lib.backward(q.device, q, k, v, out, dout, softmax_lse, dq, dk, dv, **kwargs)
-    if pack == QKV_PACKED and dq.data_ptr() != grads[0].data_ptr():
-        torch.stack([dq, dk, dv], dim=-3, out=grads[0])
-    elif pack == KV_PACKED and dk.data_ptr() != grads[1].data_ptr():
-        grads[0].copy_(dq)
-        torch.stack([dk, dv], dim=-3, out=grads[1])
     return grads
 
 

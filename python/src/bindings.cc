@@ -207,34 +207,6 @@ void run_probs(const OptView& q, const OptView& k, const OptView& v, const OptVi
   attention_probs(a, p);
 }
 
-// Whether the library accepts dq, dk, dv as interleaved views of one packed (..., 3, heads, dim)
-// gradient (disjoint elements, overlapping address ranges). Probed once on a tiny problem, so the
-// package writes packed gradients in place as soon as validation allows it.
-bool accepts_interleaved_grads() {
-  float qkv[48] = {}, dqkv[48] = {}, out[16] = {}, dout[16] = {}, lse[2] = {};
-  auto part = [](float* base, int i) {
-    return TensorView::strided(base + 8 * i, DType::Float32, {1, 2, 1, 8}, {48, 24, 8, 1});
-  };
-  BackwardArgs a;
-  a.q = part(qkv, 0);
-  a.k = part(qkv, 1);
-  a.v = part(qkv, 2);
-  a.out = TensorView::contiguous(out, DType::Float32, {1, 2, 1, 8});
-  a.dout = TensorView::contiguous(dout, DType::Float32, {1, 2, 1, 8});
-  a.softmax_lse = TensorView::contiguous(lse, DType::Float32, {1, 1, 2});
-  a.dq = part(dqkv, 0);
-  a.dk = part(dqkv, 1);
-  a.dv = part(dqkv, 2);
-  Context ctx;
-  ctx.backend = Backend::Cpu;
-  try {
-    validate(a, ctx);
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -258,5 +230,4 @@ PYBIND11_MODULE(_C, m) {
   m.attr("built_with_cuda") = false;
 #endif
   m.attr("max_head_dim") = kMaxHeadDim;
-  m.attr("accepts_interleaved_grads") = accepts_interleaved_grads();
 }

@@ -84,6 +84,85 @@ void check_no_overlap(const TensorView& out, const char* out_name, const TensorV
     fail(out_name, std::string("must not overlap ") + other_name + " (outputs never alias inputs)");
 }
 
+// Two outputs may also be views of one buffer whose address ranges interleave: dq, dk, dv as
+// dqkv[:, :, 0], dqkv[:, :, 1], dqkv[:, :, 2] of a packed (batch, seqlen, 3, heads, dim) gradient.
+// The rule for two outputs a, b of the same dtype, rank, shape and strides: their elements are
+// base + sum_d i_d * stride_d with 0 <= i_d < shape_d, so they share one iff the offset difference
+// delta = (b.data - a.data) / element_size can be written as sum_d k_d * stride_d with integers
+// |k_d| <= shape_d - 1 (k_d = i_d - j_d). We decide that exactly by a depth-first search from the
+// largest |stride| down, under the precondition that each view is not self-overlapping in the sense
+// of check_not_self_overlapping (sorted by |stride|, each stride exceeds the extent E spanned by the
+// smaller ones): at a dimension of stride s, k must leave a remainder within [-E, E], an interval of
+// 2E < 2s, so at most two k qualify and the search visits at most 2^4 leaves. Views whose byte
+// difference is not a multiple of the element size, that break the precondition, or that differ in
+// dtype, shape or strides fall back to the byte-range rule of overlaps().
+int64_t floor_div(int64_t a, int64_t b) {  // b > 0
+  return a / b - ((a % b != 0) && (a < 0));
+}
+int64_t ceil_div(int64_t a, int64_t b) {  // b > 0
+  return -floor_div(-a, b);
+}
+
+// |stride| and shape of the dimensions with shape > 1, sorted by |stride| ascending, and the extent
+// below each; false when the view breaks the precondition above.
+struct Dims {
+  int n = 0;
+  int64_t stride[kMaxRank], shape[kMaxRank], inner[kMaxRank];
+};
+bool sorted_dims(const TensorView& t, Dims* dims) {
+  Dims& m = *dims;
+  for (int d = 0; d < t.rank; ++d)
+    if (t.shape[d] > 1) {
+      m.stride[m.n] = std::llabs(t.stride[d]);
+      m.shape[m.n++] = t.shape[d];
+    }
+  for (int i = 1; i < m.n; ++i)
+    for (int j = i; j > 0 && m.stride[j] < m.stride[j - 1]; --j) {
+      std::swap(m.stride[j], m.stride[j - 1]);
+      std::swap(m.shape[j], m.shape[j - 1]);
+    }
+  int64_t extent = 0;
+  for (int i = 0; i < m.n; ++i) {
+    if (m.stride[i] <= extent) return false;
+    m.inner[i] = extent;
+    extent += (m.shape[i] - 1) * m.stride[i];
+  }
+  return true;
+}
+
+// Whether rem = sum_{d <= i} k_d * stride_d with |k_d| <= shape_d - 1.
+bool representable(const Dims& m, int i, int64_t rem) {
+  if (i < 0) return rem == 0;
+  const int64_t s = m.stride[i], e = m.inner[i];
+  const int64_t lo = std::max(ceil_div(rem - e, s), -(m.shape[i] - 1));
+  const int64_t hi = std::min(floor_div(rem + e, s), m.shape[i] - 1);
+  for (int64_t k = lo; k <= hi; ++k)
+    if (representable(m, i - 1, rem - k * s)) return true;
+  return false;
+}
+
+// True when a and b are same-layout views proven to share no element (the rule above).
+bool disjoint_same_layout(const TensorView& a, const TensorView& b) {
+  if (a.dtype != b.dtype || a.rank != b.rank) return false;
+  for (int d = 0; d < a.rank; ++d)
+    if (a.shape[d] != b.shape[d] || a.stride[d] != b.stride[d]) return false;
+  const int64_t es = int64_t(dtype_size(a.dtype));
+  const int64_t bytes = int64_t(reinterpret_cast<uintptr_t>(b.data) - reinterpret_cast<uintptr_t>(a.data));
+  if (bytes % es != 0) return false;
+  Dims m;
+  if (!sorted_dims(a, &m)) return false;
+  return !representable(m, m.n - 1, bytes / es);
+}
+
+void check_outputs_disjoint(const TensorView& out, const char* out_name, const TensorView& other,
+                            const char* other_name) {
+  if (disjoint_same_layout(out, other)) return;
+  if (overlaps(out, other))
+    fail(out_name, std::string("must not overlap ") + other_name +
+                       " (outputs of the same dtype, shape and strides must not share an element; "
+                       "other outputs must not share a byte)");
+}
+
 // An output whose strides let two of its elements share memory would be written by racing
 // threads. Sufficient rule: sorted by |stride|, each dimension steps past everything inside it.
 void check_not_self_overlapping(const TensorView& t, const char* name) {
@@ -343,7 +422,7 @@ Problem make_problem(const ForwardArgs& a, Backend backend, void* cuda_stream) {
     check_no_overlap(a.out, "out", *inputs[i], names[i]);
     check_no_overlap(a.softmax_lse, "softmax_lse", *inputs[i], names[i]);
   }
-  check_no_overlap(a.softmax_lse, "softmax_lse", a.out, "out");
+  check_outputs_disjoint(a.softmax_lse, "softmax_lse", a.out, "out");
   check_not_self_overlapping(a.out, "out");
   check_not_self_overlapping(a.softmax_lse, "softmax_lse");
   check_no_overlap_cu(a.out, "out", a.varlen);
@@ -385,7 +464,7 @@ Problem make_problem(const BackwardArgs& a, Backend backend, void* cuda_stream) 
   for (int o = 0; o < 3; ++o) {
     for (int i = 0; i < 7; ++i) check_no_overlap(*outputs[o], out_names[o], *inputs[i], names[i]);
     for (int o2 = 0; o2 < o; ++o2)
-      check_no_overlap(*outputs[o], out_names[o], *outputs[o2], out_names[o2]);
+      check_outputs_disjoint(*outputs[o], out_names[o], *outputs[o2], out_names[o2]);
     check_not_self_overlapping(*outputs[o], out_names[o]);
     check_no_overlap_cu(*outputs[o], out_names[o], a.varlen);
   }

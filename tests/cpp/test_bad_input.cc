@@ -2,8 +2,11 @@
 // problem and checks, for validate(), forward()/backward() and is_supported(), that
 // flashattn::Error is raised, argument() names the right argument, rule() has the rule's words,
 // and that no buffer was touched: outputs still hold their poison byte for byte, inputs unchanged.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,7 @@ struct Fixture {
   std::vector<int32_t> cu_q, cu_k;
 
   explicit Fixture(bool varlen = false, DType dtype = DType::Float16) : c(valid_spec(varlen, dtype)) {}
+  explicit Fixture(const Spec& spec) : c(spec) {}
 
   ForwardArgs fwd() const { return c.forward_args(); }
   BackwardArgs bwd() const { return c.backward_args(); }
@@ -543,6 +547,194 @@ TEST(BadInput, GradientsOverlapEachOther) {
     view(pr.a).data = view(pr.b).data;
     expect_rejected(f, b, f.ctx(), pr.a, {(std::string("must not overlap ") + pr.b).c_str()}, std::string(pr.a) + " over " + pr.b);
   }
+}
+
+// A dense packed buffer (rows, parts, heads, dim) and its interleaved views shaped like `like`
+// ((batch, seqlen, heads, dim) or (total, heads, dim)): part(i) is buf[:, i], as dqkv[:, :, i].
+struct Packed {
+  HostTensor buf;
+  TensorView like;
+  int parts;
+  int64_t row;  // heads * dim: elements of one part in one row
+  Packed(const TensorView& l, int p) : like(l), parts(p), row(l.shape[l.rank - 2] * l.shape[l.rank - 1]) {
+    buf.init(l.dtype, {l.numel() / row, parts, l.shape[l.rank - 2], l.shape[l.rank - 1]});
+  }
+  TensorView part(int i, int64_t shift = 0) const {  // shift: extra elements, for broken views
+    TensorView t = like;
+    t.data = static_cast<uint8_t*>(buf.view.data) + (i * row + shift) * int64_t(dtype_size(like.dtype));
+    int64_t stride = row * parts;  // dense over the leading dimensions, with parts * row per row
+    t.stride[t.rank - 1] = 1;
+    t.stride[t.rank - 2] = like.shape[like.rank - 1];
+    for (int d = t.rank - 3; d >= 0; --d) {
+      t.stride[d] = stride;
+      stride *= t.shape[d];
+    }
+    return t;
+  }
+  // Element e (dense order of `like`) of part i.
+  int64_t index(int i, int64_t e) const { return (e / row * parts + i) * row + e % row; }
+  void fill_part(int i, const HostTensor& from) {
+    for (int64_t e = 0; e < from.numel(); ++e) buf.set(index(i, e), from.get(e));
+  }
+  bool part_equals(int i, const HostTensor& want) const {
+    for (int64_t e = 0; e < want.numel(); ++e)
+      if (!(buf.get(index(i, e)) == want.get(e))) return false;  // NaN (poison) never equal
+    return true;
+  }
+};
+
+// The packed variants' gradients: dq, dk, dv (qkv-packed) or dk, dv (kv-packed) as interleaved
+// views of one buffer, over packed inputs. Their address ranges overlap but their elements do not,
+// so validation accepts them, and the CPU backend writes every element of the packed gradient with
+// exactly the values it writes into separate buffers (deterministic mode: bitwise the same).
+TEST(BadInput, InterleavedPackedGradientsAreAccepted) {
+  for (bool varlen : {false, true})
+    for (DType dtype : {DType::Float32, DType::Float16})
+      for (int parts : {3, 2}) {
+        Spec s;
+        s.dtype = dtype;
+        s.batch = 2;
+        s.seqlen_q = parts == 3 ? 9 : 6;
+        s.seqlen_k = 9;
+        s.heads = parts == 3 ? 3 : 4;  // kv-packed with GQA 4:2
+        s.heads_kv = parts == 3 ? 3 : 2;
+        s.head_dim = s.head_dim_v = 20;
+        s.causal = true;
+        s.dropout = 0.1f;
+        s.deterministic = true;
+        if (varlen) {
+          s.lens_q = parts == 3 ? std::vector<int>{4, 5} : std::vector<int>{2, 5};
+          s.lens_k = {4, 5};
+        }
+        SCOPED_TRACE((parts == 3 ? "qkv-packed " : "kv-packed ") + s.str());
+        Case c(s);
+        c.run_forward();
+        c.run_backward();  // separate dq, dk, dv: the expected gradients
+
+        Packed in(c.k.view, parts), grad(c.k.view, parts);
+        BackwardArgs b = c.backward_args();
+        const int first_kv = parts == 3 ? 1 : 0;  // index of k in the packed tensor
+        if (parts == 3) in.fill_part(0, c.q);
+        in.fill_part(first_kv, c.k);
+        in.fill_part(first_kv + 1, c.v);
+        if (parts == 3) b.q = in.part(0);
+        b.k = in.part(first_kv);
+        b.v = in.part(first_kv + 1);
+        HostTensor dq(s.dtype, std::vector<int64_t>(c.q.view.shape, c.q.view.shape + c.q.view.rank));
+        b.dq = parts == 3 ? grad.part(0) : dq.view;
+        b.dk = grad.part(first_kv);
+        b.dv = grad.part(first_kv + 1);
+
+        EXPECT_NO_THROW(flashattn::validate(b, c.context()));
+        const Support sup = flashattn::is_supported(b, c.context());
+        EXPECT_TRUE(sup.supported) << sup.reason;
+        ASSERT_NO_THROW(flashattn::backward(b, c.context()));
+        if (parts == 3) EXPECT_TRUE(grad.part_equals(0, c.dq)) << "dq differs from the separate buffer's";
+        else EXPECT_TRUE(dq.same_bits(c.dq)) << "dq differs from the separate buffer's";
+        EXPECT_TRUE(grad.part_equals(first_kv, c.dk)) << "dk differs from the separate buffer's";
+        EXPECT_TRUE(grad.part_equals(first_kv + 1, c.dv)) << "dv differs from the separate buffer's";
+        EXPECT_TRUE(grad.buf.guards_intact()) << "the packed gradient was written outside its bounds";
+      }
+}
+
+// Views of one packed buffer with the same layout that do share elements stay rejected, nothing
+// written: the same view twice, one row or one batch apart, half a head_dim apart, a byte apart
+// (not a whole element: the byte-range rule decides). Views of different strides keep the
+// byte-range rule even where their elements would be disjoint.
+TEST(BadInput, PackedGradientViewsThatShareElementsAreRejected) {
+  Spec s;
+  s.dtype = DType::Float16;
+  s.batch = 2;
+  s.seqlen_q = s.seqlen_k = 5;
+  s.heads = s.heads_kv = 2;
+  s.head_dim = s.head_dim_v = 16;
+  const int64_t row = 3 * s.heads * s.head_dim;  // the packed row stride, in elements
+  const struct {
+    const char* what;
+    int part_dk;
+    int64_t shift;  // dk's extra offset in elements; -1: one byte
+  } cases[] = {
+      {"dk on dq", 0, 0},
+      {"dk one row after dq", 0, row},
+      {"dk one batch after dq", 0, row * s.seqlen_q},
+      {"dk half a head_dim into dq", 0, s.head_dim / 2},
+      {"dk one head after dq", 0, s.head_dim},
+      {"dk one byte into dq", 0, -1},
+  };
+  for (const auto& cs : cases) {
+    Fixture f(s);
+    Packed grad(f.c.dq.view, 3);
+    BackwardArgs b = f.bwd();
+    b.dq = grad.part(0);
+    b.dk = grad.part(cs.part_dk, cs.shift < 0 ? 0 : cs.shift);
+    if (cs.shift < 0) b.dk.data = static_cast<uint8_t*>(b.dk.data) + 1;
+    b.dv = grad.part(2);
+    expect_rejected(f, b, f.ctx(), "dk", {"must not overlap dq"}, cs.what);
+    EXPECT_TRUE(grad.buf.all_poisoned()) << cs.what << ": the packed gradient was written";
+  }
+  {  // dv on every other packed row: its elements are disjoint from dq's, its strides are not dq's
+    Fixture f(s);
+    Packed grad(f.c.dq.view, 3);
+    BackwardArgs b = f.bwd();
+    b.dq = grad.part(0);
+    b.dk = grad.part(1);
+    b.dv = grad.part(2);
+    b.dv.stride[1] = 2 * row;
+    b.dv.stride[0] = s.seqlen_k * b.dv.stride[1];  // ends inside the buffer's guard band: never written
+    expect_rejected(f, b, f.ctx(), "dv", {"must not overlap dq"}, "dv with its own strides over dq's range");
+    EXPECT_TRUE(grad.buf.all_poisoned()) << "the packed gradient was written";
+  }
+}
+
+// The same-layout rule is exact: for random non-self-overlapping layouts of dq and dk and random
+// offsets between them, validation accepts iff the two element sets are disjoint (brute force).
+TEST(BadInput, SameLayoutOverlapRuleIsExact) {
+  Spec s;
+  s.batch = 2;
+  s.seqlen_q = s.seqlen_k = 3;
+  s.heads = s.heads_kv = 2;
+  s.head_dim = s.head_dim_v = 3;
+  Fixture f(s);
+  const int64_t shape[4] = {2, 3, 2, 3};
+  HostTensor grads(DType::Float32, {4096});  // dq and dk live here; validate() writes nothing
+  std::mt19937_64 rng(7);
+  int interleaved = 0, rejected = 0;  // accepted with overlapping byte ranges; rejected
+  for (int trial = 0; trial < 3000; ++trial) {
+    // Random order of dimensions 0..2 above the contiguous last one; each stride exceeds the
+    // extent of the smaller ones by 0..7 elements.
+    int order[3] = {0, 1, 2};
+    std::shuffle(order, order + 3, rng);
+    int64_t stride[4] = {0, 0, 0, 1};
+    int64_t extent = shape[3] - 1;
+    for (int i = 0; i < 3; ++i) {
+      stride[order[i]] = extent + 1 + int64_t(rng() % 8);
+      extent += (shape[order[i]] - 1) * stride[order[i]];
+    }
+    const int64_t delta = int64_t(rng() % uint64_t(2 * extent + 3)) - (extent + 1);
+    std::set<int64_t> elems;
+    for (int64_t i0 = 0; i0 < shape[0]; ++i0)
+      for (int64_t i1 = 0; i1 < shape[1]; ++i1)
+        for (int64_t i2 = 0; i2 < shape[2]; ++i2)
+          for (int64_t i3 = 0; i3 < shape[3]; ++i3) elems.insert(i0 * stride[0] + i1 * stride[1] + i2 * stride[2] + i3);
+    bool disjoint = true;
+    for (int64_t e : elems) disjoint = disjoint && elems.count(e + delta) == 0;
+    BackwardArgs b = f.bwd();
+    float* base = static_cast<float*>(grads.view.data) + 2048;
+    b.dq = TensorView::strided(base, DType::Float32, {2, 3, 2, 3}, {stride[0], stride[1], stride[2], stride[3]});
+    b.dk = TensorView::strided(base + delta, DType::Float32, {2, 3, 2, 3}, {stride[0], stride[1], stride[2], stride[3]});
+    bool ok = true;
+    try {
+      flashattn::validate(b, f.ctx());
+    } catch (const Error& e) {
+      ok = false;
+      EXPECT_EQ(e.argument(), "dk") << e.what();
+    }
+    EXPECT_EQ(ok, disjoint) << "strides (" << stride[0] << ", " << stride[1] << ", " << stride[2] << ", 1), delta " << delta;
+    interleaved += ok && std::llabs(delta) <= extent;
+    rejected += !ok;
+  }
+  EXPECT_GT(interleaved, 200);  // both answers were exercised, not only the byte-range one
+  EXPECT_GT(rejected, 200);
 }
 
 TEST(BadInput, OutputOverlapsItself) {

@@ -291,11 +291,18 @@ def test_head_dim_v_may_differ():
     assert (out.double() - ref).abs().max().item() < 1e-5
 
 
-def test_packed_backward_writes_one_buffer(monkeypatch):
-    """qkvpacked: the backward hands the library views of one gradient buffer (no concatenation)
-    when the library accepts interleaved outputs."""
-    from flashattn import _C, _lib
+PACKED_VARIANTS = ["qkvpacked", "kvpacked", "varlen_qkvpacked", "varlen_kvpacked"]
 
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("variant", PACKED_VARIANTS)
+def test_packed_backward_writes_one_buffer(device, variant, monkeypatch):
+    """The packed variants' backward hands the library dq, dk, dv as interleaved views of the
+    packed gradient that autograd returns: no separate buffers, no torch.stack / torch.cat (both
+    made to fail during the backward), and the gradients match the float64 reference."""
+    from flashattn import _lib
+
+    dtype = torch.float32 if device == "cpu" else torch.float16
     seen = []
     real = _lib.backward
 
@@ -303,11 +310,50 @@ def test_packed_backward_writes_one_buffer(monkeypatch):
         seen.append((dq, dk, dv))
         return real(dev, q, k, v, out, dout, lse, dq, dk, dv, **kw)
 
+    qkv = variant.endswith("qkvpacked")
+    varlen = variant.startswith("varlen")
+    h, hk, d = (3, 3, 16) if qkv else (4, 2, 16)
+    seqs_q, seqs_k = ([5, 13], [5, 13]) if qkv else ([7, 11], [9, 13])
+    lead_q = (sum(seqs_q),) if varlen else (2, max(seqs_q))
+    lead_k = (sum(seqs_k),) if varlen else (2, max(seqs_k))
+    q, k, v = randn(lead_q + (h, d), dtype, device), randn(lead_k + (hk, d), dtype, device), randn(lead_k + (hk, d), dtype, device)
+    leaves = _make_leaves(variant, q, k, v)
+    cu = (seqlens_to_cu(seqs_q, device), seqlens_to_cu(seqs_k, device), max(seqs_q), max(seqs_k)) if varlen else None
+    out = _call(variant, leaves, {"causal": True}, cu)
+    dout = torch.randn_like(out)
+
+    def no_copy(*args, **kwargs):
+        raise AssertionError("the packed backward concatenated its gradients")
+
     monkeypatch.setattr(_lib, "backward", spy)
-    qkv = randn((2, 13, 3, 2, 16), torch.float32, "cpu")
-    flashattn.flash_attn_qkvpacked_func(qkv).sum().backward()
-    dq, dk, dv = seen[0]
-    if not _C.accepts_interleaved_grads:
-        pytest.skip("this library build rejects interleaved dq/dk/dv views (overlap rule in src/dispatch/validate.cc); "
-                    "the package falls back to one stack copy")
-    assert dk.data_ptr() - dq.data_ptr() == 2 * 16 * 4 and dq.stride() == (13 * 96, 96, 16, 1)
+    monkeypatch.setattr(torch, "stack", no_copy)
+    monkeypatch.setattr(torch, "cat", no_copy)
+    ours = _grads(out, leaves, dout)
+    monkeypatch.undo()
+
+    (dq, dk, dv), = seen
+    packed = ours[-1]  # dqkv, or dkv
+    es = packed.element_size()
+    if qkv:
+        views = (dq, dk, dv)
+    else:
+        views = (dk, dv)
+        assert dq.data_ptr() == ours[0].data_ptr() and dq.shape == ours[0].shape
+    for i, t in enumerate(views):
+        assert t.data_ptr() == packed.data_ptr() + i * hk * d * es
+        assert t.stride() == packed.select(-3, i).stride() and t.shape == packed.select(-3, i).shape
+
+    refs = {}
+    for mode in ("ref", "low"):
+        ref_leaves = [t.detach().cpu().double().requires_grad_() if mode == "ref" else t.detach().cpu().requires_grad_() for t in leaves]
+        rq, rk, rv = _split(variant, ref_leaves)
+        if varlen:
+            cq, ck = cu[0].tolist(), cu[1].tolist()
+            r_out = torch.cat([attention_ref(rq[cq[b]:cq[b + 1]].unsqueeze(0), rk[ck[b]:ck[b + 1]].unsqueeze(0), rv[ck[b]:ck[b + 1]].unsqueeze(0),
+                                             causal=True, upcast=(mode == "ref"))[0][0] for b in range(2)])
+        else:
+            r_out, _ = attention_ref(rq, rk, rv, causal=True, upcast=(mode == "ref"))
+        refs[mode] = _grads(r_out, ref_leaves, dout.cpu().to(r_out.dtype))
+    for name, g, rg, lg in zip(["dqkv"] if len(ours) == 1 else ["dq", "dkv"], ours, refs["ref"], refs["low"]):
+        assert g.shape == rg.shape and g.dtype == dtype
+        assert_close(name, g.cpu(), rg, lg, dtype)

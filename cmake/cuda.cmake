@@ -86,6 +86,15 @@ if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
   target_link_libraries(flashattn_cuda90 PRIVATE CUDA::cudart)
   target_sources(flashattn PRIVATE $<TARGET_OBJECTS:flashattn_cuda90>)
   target_compile_definitions(flashattn PRIVATE FLASHATTN_WITH_SM90)
+  if(FLASHATTN_BUILD_TESTS)
+    # The building blocks in isolation (TMA swizzle, wgmma SS and RS descriptors): a diagnostic.
+    add_executable(flashattn_sm90_probe ${CMAKE_CURRENT_SOURCE_DIR}/tests/cuda/sm90_probe.cu)
+    target_include_directories(flashattn_sm90_probe PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include
+                                                            ${CMAKE_CURRENT_SOURCE_DIR}/src)
+    target_compile_options(flashattn_sm90_probe PRIVATE -gencode=arch=compute_90a,code=sm_90a)
+    set_target_properties(flashattn_sm90_probe PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+    target_link_libraries(flashattn_sm90_probe PRIVATE flashattn CUDA::cudart)
+  endif()
   message(STATUS "flashattn: sm90 path ON (sm_90a; FLASHATTN_EXPERIMENTAL_SM90=1 selects it until validated)")
 endif()
 

@@ -6,9 +6,10 @@
 // The softmax, mask, score modifiers and dropout are the ones of src/semantics, applied exactly
 // as the sm80 kernel applies them (scores in log2 units, exp2, the same finalize).
 //
-// Status: first version, written without a GPU at hand; not yet selected by the dispatcher.
-// tests/cuda/test_sm90.cc compares it with the CPU backend; it is wired into the selector once
-// those pass on the H200 (bench/NOTES.md).
+// Status: first version. On the H200 (run 11, bench/NOTES.md) it runs to completion (no hang,
+// guard bands intact, finite output at seqlen 16k) but its results are wrong (S already: the LSE
+// is off at seqlen 1), so the selector takes it only with FLASHATTN_EXPERIMENTAL_SM90=1.
+// tests/cuda/sm90_probe.cu checks TMA, the S and the P V stages in isolation to find the fault.
 #pragma once
 
 #include <cuda.h>
@@ -105,7 +106,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int wg = threadIdx.x / 128;
   if (wg == 0) {
     // ---------------- producer ----------------
+#ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
     regs_dealloc<24>();
+#endif
     if (threadIdx.x == 0) {
       prefetch_tensor_map(&P.tma_q);
       prefetch_tensor_map(&P.tma_k);
@@ -137,7 +140,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   }
 
   // ---------------- consumers ----------------
+#ifndef FLASHATTN_SM90_NO_REGREALLOC
   regs_alloc<240>();
+#endif
   const int cw = wg - 1;  // consumer warpgroup: rows cw * 64 .. + 63 of the tile
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;

@@ -11,6 +11,7 @@
 #include "cuda/sm80/check.h"
 #include "cuda/sm80/host.h"
 #include "cuda/sm90/fwd_kernel.h"
+#include "cuda/sm90/host.h"
 
 namespace flashattn::cuda {
 namespace sm90 {
@@ -37,10 +38,18 @@ EncodeTiled encode_tiled() {
   return fn;
 }
 
+bool tma_ok(const Operand& o) {
+  // 16-byte aligned base and byte strides that are multiples of 16 (TMA's rules).
+  const auto addr = reinterpret_cast<uintptr_t>(o.data);
+  return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
+}
+
+}  // namespace
+
 // A q/k/v-like operand as a 4-D tensor (head_dim, rows, heads, batch) in boxes of 64 columns x
 // box_rows rows, 128-byte swizzled; reads past any extent return zeros.
-CUtensorMap make_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t rows, int heads, int batch,
-                     int box_rows) {
+CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t rows, int heads, int batch,
+                            int box_rows) {
   CUtensorMap map;
   const cuuint64_t elem = 2;
   const cuuint64_t row_bytes = cuuint64_t(t.row_stride) * elem;
@@ -59,13 +68,6 @@ CUtensorMap make_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t r
   return map;
 }
 
-bool tma_ok(const Operand& o) {
-  // 16-byte aligned base and byte strides that are multiples of 16 (TMA's rules).
-  const auto addr = reinterpret_cast<uintptr_t>(o.data);
-  return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
-}
-
-}  // namespace
 }  // namespace sm90
 
 #define FA_SM90_ENTRY(T, DT, D, N) \
@@ -108,9 +110,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
   const int block_n = kernel.head_dim <= 128 ? 128 : 64;
-  P.tma_q = sm90::make_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
-  P.tma_k = sm90::make_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
-  P.tma_v = sm90::make_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
+  P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
+  P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
+  P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
   kernel.launch(&P, context.cuda_stream);
 }
 

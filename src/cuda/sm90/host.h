@@ -1,0 +1,16 @@
+// Host-side helpers of the sm90 path shared by launch.cu and the probe (tests/cuda/sm90_probe.cu).
+#pragma once
+
+#include <cuda.h>
+
+#include "cuda/sm80/params.h"
+#include "dispatch/problem.h"
+
+namespace flashattn::cuda::sm90 {
+
+// A q/k/v-like operand as a 4-D TMA tensor (head_dim, rows, heads, batch) read in boxes of
+// 64 columns x box_rows rows with the 128-byte swizzle; reads past any extent return zeros.
+CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t rows, int heads, int batch,
+                            int box_rows);
+
+}  // namespace flashattn::cuda::sm90

@@ -6,10 +6,11 @@
 // The softmax, mask, score modifiers and dropout are the ones of src/semantics, applied exactly
 // as the sm80 kernel applies them (scores in log2 units, exp2, the same finalize).
 //
-// Status: first version. On the H200 (run 11, bench/NOTES.md) it runs to completion (no hang,
-// guard bands intact, finite output at seqlen 16k) but its results are wrong (S already: the LSE
-// is off at seqlen 1), so the selector takes it only with FLASHATTN_EXPERIMENTAL_SM90=1.
-// tests/cuda/sm90_probe.cu checks TMA, the S and the P V stages in isolation to find the fault.
+// Status: first version. On the H200 (run 11, bench/NOTES.md) it ran to completion (no hang,
+// guard bands intact) but S was wrong: the descriptors were given panel sizes in bytes where
+// they took rows (fixed after the run, by review, not yet re-run). Until tests/cuda/test_sm90.cc
+// passes the selector takes this path only with FLASHATTN_EXPERIMENTAL_SM90=1;
+// tests/cuda/sm90_probe.cu checks TMA, the S and the P V stages in isolation.
 #pragma once
 
 #include <cuda.h>
@@ -175,7 +176,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
     float acc_s[kNS];
     mbar_wait(k_full + st, phase);
-    wgmma_fence();
+    reg_fence(acc_o);  // the rescaling of the last step stays before the fence (not needed by S,
+    wgmma_fence();     // but it keeps the compiler from moving it into the wgmma region)
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk)
       Wgmma<kBlockN, T, 0>::ss(acc_s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
@@ -249,6 +251,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       pa[kk][3] = prim::pack2(acc_s[8 * kk + 6], acc_s[8 * kk + 7], T());
     }
     mbar_wait(v_full + st, phase);
+    // Ordinary writes of the registers the wgmma reads (the rescaled O, the packed P) must come
+    // before wgmma.fence: the register fences keep the compiler from sinking them past it.
+    reg_fence(acc_o);
+    reg_fence(pa);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);

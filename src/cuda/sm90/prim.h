@@ -70,6 +70,13 @@ __device__ __forceinline__ void reg_fence(float (&r)[N]) {
 #pragma unroll
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
 }
+template <int N>
+__device__ __forceinline__ void reg_fence(uint32_t (&r)[N][4]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) asm volatile("" : "+r"(r[i][j])::"memory");
+}
 
 // ---- register reallocation between warpgroups (PTX 9.7.17.1, setmaxnreg) ----------------------
 template <int kRegs>
@@ -86,6 +93,8 @@ __device__ __forceinline__ void regs_alloc() {
 // 128-byte swizzle that TMA's CU_TENSOR_MAP_SWIZZLE_128B writes: 8-row atoms of 1024 bytes,
 // each panel 1024-byte aligned. Bits: start address >> 4 (0-13), leading byte offset >> 4
 // (16-29), stride byte offset >> 4 (32-45), swizzle mode (62-63; 1 = 128 bytes).
+// Every field is 14 bits of 16-byte units: addresses and offsets below 256 KB (shared memory is
+// at most 228 KB, so a larger value is a caller's error, which would otherwise wrap silently).
 __device__ __forceinline__ uint64_t make_desc(uint32_t smem_byte_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
   uint64_t d = 0;
   d |= uint64_t((smem_byte_addr & 0x3FFFF) >> 4);
@@ -94,17 +103,17 @@ __device__ __forceinline__ uint64_t make_desc(uint32_t smem_byte_addr, uint32_t 
   d |= uint64_t(1) << 62;
   return d;
 }
-// K-major operand (rows along M or N, K contiguous; Q and K): the k16 step kk of a tile with
-// `rows` rows starts in panel kk / 4 at byte (kk % 4) * 32 of the row; 8-row groups are 1024
-// bytes apart (SBO); LBO is unused within a 128-byte swizzled row.
-__device__ __forceinline__ uint64_t desc_k_major(uint32_t tile, int rows, int kk) {
-  return make_desc(tile + uint32_t(kk / 4) * uint32_t(rows) * 128u + uint32_t(kk % 4) * 32u, 16, 1024);
+// K-major operand (rows along M or N, K contiguous; Q and K) stored in 64-column panels of
+// panel_bytes (= rows * 128) each: the k16 step kk starts in panel kk / 4 at byte (kk % 4) * 32
+// of the row; 8-row groups are 1024 bytes apart (SBO); LBO is unused within a 128-byte row.
+__device__ __forceinline__ uint64_t desc_k_major(uint32_t tile, uint32_t panel_bytes, int kk) {
+  return make_desc(tile + uint32_t(kk / 4) * panel_bytes + uint32_t(kk % 4) * 32u, 16, 1024);
 }
-// MN-major B operand (V stored [key][head_dim]: N = head_dim contiguous, K = keys): the k16
-// step kk starts 16 key rows further (2 x 1024 bytes); 64-column panels along N are
-// rows * 128 bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).
-__device__ __forceinline__ uint64_t desc_mn_major(uint32_t tile, int rows, int kk) {
-  return make_desc(tile + uint32_t(kk) * 2048u, uint32_t(rows) * 128u, 1024);
+// MN-major B operand (V stored [key][head_dim]: N = head_dim contiguous, K = keys) in 64-column
+// panels of panel_bytes: the k16 step kk starts 16 key rows further (2 x 1024 bytes); panels along
+// N are panel_bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).
+__device__ __forceinline__ uint64_t desc_mn_major(uint32_t tile, uint32_t panel_bytes, int kk) {
+  return make_desc(tile + uint32_t(kk) * 2048u, panel_bytes, 1024);
 }
 
 }  // namespace flashattn::cuda::sm90

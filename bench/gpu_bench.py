@@ -157,17 +157,19 @@ def plot(records, outdir, stem):
 
 def table(records):
     key = lambda r: (r["head_dim"], r["seqlen_q"], r["causal"], r["pass"])
-    by = {}
+    by, path = {}, {}
     for r in records:
         by.setdefault(key(r), {})[r["impl"]] = r["tflops"]
-    lines = ["hdim seqlen causal pass | ours  fa2  cudnn flex | ours/fa2 ours/cudnn"]
+        if r["impl"] == "flashattn":
+            path[key(r)] = r.get("path", "")
+    lines = ["hdim seqlen causal pass | ours  fa2  cudnn flex | ours/fa2 ours/cudnn | our path"]
     for k in sorted(by):
         m = by[k]
         ours, fa2, cud, flex = (m.get(x) for x in ("flashattn", "fa2", "cudnn", "flex"))
         f = lambda x: f"{x:5.0f}" if x else "    -"
         ratio = lambda a, b: f"{a / b:8.2f}" if a and b else "       -"
         lines.append(f"{k[0]:4d} {k[1]:6d} {str(k[2]):6s} {k[3]:4s} | {f(ours)} {f(fa2)} {f(cud)} {f(flex)} |"
-                     f" {ratio(ours, fa2)} {ratio(ours, cud)}")
+                     f" {ratio(ours, fa2)} {ratio(ours, cud)} | {path.get(k, '')}")
     return "\n".join(lines)
 
 

@@ -114,17 +114,20 @@ int main(int argc, char** argv) {
     ctx.backend = Backend::Cuda;
     ctx.cuda_stream = stream;
     const double flops_fwd = 4.0 * batch * double(seqlen) * seqlen * heads * d / (causal ? 2.0 : 1.0);
-    auto record = [&](const char* p, double ms, double flops) {
+    // "path": the kernel family the selector ran (cuda-sm80, cuda-sm90), from RunInfo.
+    auto record = [&](const char* p, const std::string& path, double ms, double flops) {
       std::printf(
-          "{\"impl\": \"flashattn\", \"pass\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, \"seqlen_q\": %d, "
-          "\"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"causal\": %s, \"ms\": %.5f, \"tflops\": %.2f}\n",
-          p, dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen, batch, heads, causal ? "true" : "false", ms,
-          flops / (ms * 1e-3) / 1e12);
+          "{\"impl\": \"flashattn\", \"pass\": \"%s\", \"path\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, "
+          "\"seqlen_q\": %d, \"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"causal\": %s, \"ms\": %.5f, "
+          "\"tflops\": %.2f}\n",
+          p, path.c_str(), dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen, batch, heads,
+          causal ? "true" : "false", ms, flops / (ms * 1e-3) / 1e12);
       std::fflush(stdout);
     };
     try {
+      const std::string fwd_path = forward(fa, ctx).path;
       const double fwd_ms = median_ms([&] { forward(fa, ctx); }, warmup, iters, stream);
-      if (pass != "bwd") record("fwd", fwd_ms, flops_fwd);
+      if (pass != "bwd") record("fwd", fwd_path, fwd_ms, flops_fwd);
       if (pass != "fwd") {
         BackwardArgs ba;
         ba.q = fa.q;
@@ -137,8 +140,9 @@ int main(int argc, char** argv) {
         ba.dq = view(dq);
         ba.dk = view(dk);
         ba.dv = view(dv);
+        const std::string bwd_path = backward(ba, ctx).path;
         const double bwd_ms = median_ms([&] { backward(ba, ctx); }, warmup, iters, stream);
-        record("bwd", bwd_ms, 2.5 * flops_fwd);
+        record("bwd", bwd_path, bwd_ms, 2.5 * flops_fwd);
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "shape %s failed: %s\n", item.c_str(), e.what());

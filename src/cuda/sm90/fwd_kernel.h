@@ -38,9 +38,12 @@ struct FwdParams90 {
   CUtensorMap tma_q, tma_k, tma_v;
 };
 
-template <int kD_, int kBlockN_, int kStages_ = 2>
+template <int kD_, int kBlockN_, int kStages_ = 2, bool kOverlap_ = false>
 struct Fwd90Config {
   static constexpr int kD = kD_;  // head_dim tier = head_dim_v tier
+  // Overlap inside a consumer warpgroup: S_{i+1} = Q K^T and P_i V_i on the tensor cores while
+  // the softmax of S_{i+1} runs (one more S accumulator of registers). Off until measured.
+  static constexpr bool kOverlap = kOverlap_;
   static constexpr int kBlockM = 128;  // two consumer warpgroups of 64 rows
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
@@ -166,31 +169,49 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const uint32_t sQ = smem_addr(smem) + uint32_t(cw) * 64u * 128u;  // this warpgroup's 64 rows
   mbar_wait(q_full, 0);
 
-  for (int i = 0; i < n_count; ++i) {
-    const int n = n_hi - 1 - i;
-    const int n0 = n * kBlockN;
-    const int st = i % kStages;
-    const uint32_t phase = (i / kStages) & 1;
-    const uint32_t sK = smem_addr(smem + C::kOffK + st * C::kBytesKV);
-    const uint32_t sV = smem_addr(smem + C::kOffV + st * C::kBytesKV);
-
-    float acc_s[kNS];
-    mbar_wait(k_full + st, phase);
-    reg_fence(acc_o);  // the rescaling of the last step stays before the fence (not needed by S,
-    wgmma_fence();     // but it keeps the compiler from moving it into the wgmma region)
+  // The steps of one key block i (block n_hi - 1 - i, ring stage i % kStages).
+  auto stage_of = [&](int i) { return i % kStages; };
+  auto phase_of = [&](int i) { return uint32_t(i / kStages) & 1u; };
+  // S_i = Q K_i^T, issued (asynchronous until the next wgmma_wait).
+  auto issue_s = [&](int i, float (&s)[kNS]) {
+    const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(i) * C::kBytesKV);
+    mbar_wait(k_full + stage_of(i), phase_of(i));
+    reg_fence(s);  // earlier ordinary reads of these registers stay before the fence
+    wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk)
-      Wgmma<kBlockN, T, 0>::ss(acc_s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
+      Wgmma<kBlockN, T, 0>::ss(s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
     wgmma_commit();
-    wgmma_wait<0>();
-    reg_fence(acc_s);
-    if (tid == 0) mbar_arrive(k_empty + st);
-
+  };
+  // O += P_i V_i, issued; P_i is in pa.
+  uint32_t pa[kBlockN / 16][4];
+  auto issue_pv = [&](int i) {
+    const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(i) * C::kBytesKV);
+    mbar_wait(v_full + stage_of(i), phase_of(i));
+    // Ordinary writes of the registers the wgmma reads (the rescaled O, the packed P) must come
+    // before wgmma.fence: the register fences keep the compiler from sinking them past it.
+    reg_fence(acc_o);
+    reg_fence(pa);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
+    wgmma_commit();
+  };
+  auto release_k = [&](int i) {
+    if (tid == 0) mbar_arrive(k_empty + stage_of(i));
+  };
+  auto release_v = [&](int i) {
+    if (tid == 0) mbar_arrive(v_empty + stage_of(i));
+  };
+  // Online softmax of S_i in place (P_i, with dropout applied), the running max and sum
+  // updated; alpha: the factor O must be rescaled by before P_i V_i is added.
+  auto softmax = [&](int i, float (&s)[kNS], float (&alpha)[2]) {
+    const int n0 = (n_hi - 1 - i) * kBlockN;
     // Scores in log2 units; the mask only on tiles it cuts (keys past the sequence included).
     const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
 #pragma unroll
     for (int j = 0; j < kNS; ++j) {
-      float& x = acc_s[j];
+      float& x = s[j];
       const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
       if (kExtras && p.has_score_mod) x = mod.apply(x, m0 + r, n0 + c) * kLog2e;
       else x *= p.scale_log2;
@@ -200,31 +221,26 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int hf = 0; hf < 2; ++hf) {
       float mx = -INFINITY;
 #pragma unroll
-      for (int t = 0; t < kBlockN / 8; ++t) mx = fmaxf(mx, fmaxf(acc_s[4 * t + 2 * hf], acc_s[4 * t + 2 * hf + 1]));
+      for (int t = 0; t < kBlockN / 8; ++t) mx = fmaxf(mx, fmaxf(s[4 * t + 2 * hf], s[4 * t + 2 * hf + 1]));
       mx = prim::quad_max(mx);
       const float m_new = fmaxf(row_max[hf], mx);
       const float m_use = semantics::safe_max(m_new);
-      const float alpha = prim::exp2_approx(row_max[hf] - m_use);
+      alpha[hf] = prim::exp2_approx(row_max[hf] - m_use);
       row_max[hf] = m_new;
       float sum = 0.0f;
 #pragma unroll
       for (int t = 0; t < kBlockN / 8; ++t)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const float pr = prim::exp2_approx(acc_s[4 * t + 2 * hf + e] - m_use);
-          acc_s[4 * t + 2 * hf + e] = pr;
+          const float pr = prim::exp2_approx(s[4 * t + 2 * hf + e] - m_use);
+          s[4 * t + 2 * hf + e] = pr;
           sum += pr;
         }
-      row_sum[hf] = row_sum[hf] * alpha + sum;
-#pragma unroll
-      for (int t = 0; t < kD / 8; ++t) {
-        acc_o[4 * t + 2 * hf] *= alpha;
-        acc_o[4 * t + 2 * hf + 1] *= alpha;
-      }
+      row_sum[hf] = row_sum[hf] * alpha[hf] + sum;
       // Dropout after the row sum: the normalizer counts every weight, kept or not.
       if (kExtras && p.dropout.enabled()) {
         // Philox in a rolled loop into a register mask (as the sm80 kernel), applied unrolled:
-        // indexing acc_s with a run-time index would move it to local memory.
+        // indexing s with a run-time index would move it to local memory.
         static_assert(2 * (kBlockN / 8) <= 32, "one 32-bit keep mask per row");
         const int qi = m0 + row0 + hf * 8;
         uint32_t keep_mask = 0;
@@ -237,31 +253,77 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         for (int t = 0; t < kBlockN / 8; ++t)
 #pragma unroll
           for (int e = 0; e < 2; ++e)
-            if (!((keep_mask >> (2 * t + e)) & 1u)) acc_s[4 * t + 2 * hf + e] = 0.0f;
+            if (!((keep_mask >> (2 * t + e)) & 1u)) s[4 * t + 2 * hf + e] = 0.0f;
       }
     }
-
-    // P as wgmma A fragments: two n8 column tiles of S form one 16-column A block.
-    uint32_t pa[kBlockN / 16][4];
+  };
+  auto rescale_o = [&](const float (&alpha)[2]) {
+#pragma unroll
+    for (int t = 0; t < kD / 8; ++t)
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        acc_o[4 * t + 2 * hf] *= alpha[hf];
+        acc_o[4 * t + 2 * hf + 1] *= alpha[hf];
+      }
+  };
+  // P as wgmma A fragments: two n8 column tiles of S form one 16-column A block.
+  auto pack_p = [&](const float (&s)[kNS]) {
 #pragma unroll
     for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      pa[kk][0] = prim::pack2(acc_s[8 * kk + 0], acc_s[8 * kk + 1], T());
-      pa[kk][1] = prim::pack2(acc_s[8 * kk + 2], acc_s[8 * kk + 3], T());
-      pa[kk][2] = prim::pack2(acc_s[8 * kk + 4], acc_s[8 * kk + 5], T());
-      pa[kk][3] = prim::pack2(acc_s[8 * kk + 6], acc_s[8 * kk + 7], T());
+      pa[kk][0] = prim::pack2(s[8 * kk + 0], s[8 * kk + 1], T());
+      pa[kk][1] = prim::pack2(s[8 * kk + 2], s[8 * kk + 3], T());
+      pa[kk][2] = prim::pack2(s[8 * kk + 4], s[8 * kk + 5], T());
+      pa[kk][3] = prim::pack2(s[8 * kk + 6], s[8 * kk + 7], T());
     }
-    mbar_wait(v_full + st, phase);
-    // Ordinary writes of the registers the wgmma reads (the rescaled O, the packed P) must come
-    // before wgmma.fence: the register fences keep the compiler from sinking them past it.
-    reg_fence(acc_o);
-    reg_fence(pa);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
-    wgmma_commit();
-    wgmma_wait<0>();
-    reg_fence(acc_o);
-    if (tid == 0) mbar_arrive(v_empty + st);
+  };
+
+  float acc_s[kNS];
+  float alpha[2];
+  if constexpr (!C::kOverlap) {
+    // One block at a time: S_i, softmax, P_i V_i.
+    for (int i = 0; i < n_count; ++i) {
+      issue_s(i, acc_s);
+      wgmma_wait<0>();
+      reg_fence(acc_s);
+      release_k(i);
+      softmax(i, acc_s, alpha);
+      rescale_o(alpha);
+      pack_p(acc_s);
+      issue_pv(i);
+      wgmma_wait<0>();
+      reg_fence(acc_o);
+      release_v(i);
+    }
+  } else {
+    // S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the softmax of S_i while
+    // P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that product has landed.
+    if (n_count > 0) {
+      issue_s(0, acc_s);
+      wgmma_wait<0>();
+      reg_fence(acc_s);
+      release_k(0);
+      softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
+      pack_p(acc_s);
+    }
+    for (int i = 1; i < n_count; ++i) {
+      issue_s(i, acc_s);
+      issue_pv(i - 1);
+      wgmma_wait<1>();  // S_i complete (P_{i-1} V_{i-1} may still run)
+      reg_fence(acc_s);
+      release_k(i);
+      softmax(i, acc_s, alpha);
+      wgmma_wait<0>();
+      reg_fence(acc_o);
+      release_v(i - 1);
+      rescale_o(alpha);
+      pack_p(acc_s);
+    }
+    if (n_count > 0) {
+      issue_pv(n_count - 1);
+      wgmma_wait<0>();
+      reg_fence(acc_o);
+      release_v(n_count - 1);
+    }
   }
 
   // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only).

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+
 #include "cuda/sm80/check.h"
 #include "cuda/sm90/fwd_kernel.h"
 
@@ -26,12 +28,25 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   check(cudaGetLastError(), "launch sm90 fwd_kernel");
 }
 
+template <typename T, typename C>
+void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
+  if (P.p.has_score_mod || P.p.dropout.enabled()) launch_fwd90_config<T, C, true>(P, s);
+  else launch_fwd90_config<T, C, false>(P, s);
+}
+
 template <typename T, int kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (P.p.has_score_mod || P.p.dropout.enabled()) launch_fwd90_config<T, Fwd90ConfigFor<kD>, true>(P, s);
-  else launch_fwd90_config<T, Fwd90ConfigFor<kD>, false>(P, s);
+  // FLASHATTN_SM90_OVERLAP=1: the intra-warpgroup overlap variant, for comparison while the path
+  // is experimental (FLASHATTN_EXPERIMENTAL_SM90); the measured winner becomes the one kernel.
+  const char* overlap = std::getenv("FLASHATTN_SM90_OVERLAP");
+  if (overlap != nullptr && overlap[0] == '1') {
+    using C = Fwd90Config<kD, Fwd90ConfigFor<kD>::kBlockN, 2, true>;
+    launch_fwd90_extras<T, C>(P, s);
+  } else {
+    launch_fwd90_extras<T, Fwd90ConfigFor<kD>>(P, s);
+  }
 }
 
 }  // namespace flashattn::cuda::sm90

@@ -70,6 +70,21 @@ struct Dropout {
     return bits;
   }
 
+  // Kept bits of the column pairs (j0 + 8t, j0 + 8t + 1), t < pairs, as bits 2t and 2t + 1:
+  // one row of an mma accumulator (a pair of adjacent columns every 8). j0 must be even. A
+  // rolled loop, so a kernel holds one copy of the Philox rounds instead of `pairs` copies.
+  FA_HD uint32_t keep_mask_pairs(uint64_t bh, int row, int j0, int pairs) const {
+    uint32_t mask = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll 1
+#endif
+    for (int t = 0; t < pairs; ++t) {
+      const int j = j0 + 8 * t;
+      mask |= ((keep_bits4(bh, row, j >> 2) >> (j & 3)) & 3u) << (2 * t);
+    }
+    return mask;
+  }
+
   FA_HD bool keep(uint64_t bh, int row, int col) const {
     if (!enabled()) return true;
     return (keep_bits4(bh, row, col >> 2) >> (col & 3)) & 1u;

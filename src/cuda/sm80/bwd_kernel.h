@@ -240,14 +240,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const float dsum = sDsum[r];
           // Kept bits of this row's columns: Philox in a rolled loop (as in fwd_kernel).
           uint32_t keep_mask = 0xffffffffu;
-          if (kExtras && p.dropout.enabled()) {
-            keep_mask = 0;
-#pragma unroll 1
-            for (int nt = 0; nt < kNTS; ++nt) {
-              const int j = n0 + scol0 + nt * 8 + 2 * tq;
-              keep_mask |= ((p.dropout.keep_bits4(bh_dropout, i, j >> 2) >> (j & 3)) & 3u) << (2 * nt);
-            }
-          }
+          if (kExtras && p.dropout.enabled())
+            keep_mask = p.dropout.keep_mask_pairs(bh_dropout, i, n0 + scol0 + 2 * tq, kNTS);
 #pragma unroll
           for (int nt = 0; nt < kNTS; ++nt) {
             const int c = scol0 + nt * 8 + 2 * tq;

@@ -196,13 +196,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
           // kept bits go into a register mask, applied in the unrolled loop below. This keeps
           // the with-extras kernels small enough to compile in reasonable time.
           static_assert(2 * kNT <= 32, "one 32-bit keep mask per row");
-          uint32_t keep_mask = 0;
-#pragma unroll 1
-          for (int nt = 0; nt < kNT; ++nt) {
-            const int j = n0 + nt * 8 + 2 * tq;
-            const uint32_t keep = p.dropout.keep_bits4(bh_dropout, i, j >> 2) >> (j & 3);
-            keep_mask |= (keep & 3u) << (2 * nt);
-          }
+          const uint32_t keep_mask = p.dropout.keep_mask_pairs(bh_dropout, i, n0 + 2 * tq, kNT);
 #pragma unroll
           for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll

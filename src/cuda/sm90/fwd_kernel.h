@@ -239,16 +239,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       row_sum[hf] = row_sum[hf] * alpha[hf] + sum;
       // Dropout after the row sum: the normalizer counts every weight, kept or not.
       if (kExtras && p.dropout.enabled()) {
-        // Philox in a rolled loop into a register mask (as the sm80 kernel), applied unrolled:
-        // indexing s with a run-time index would move it to local memory.
+        // Philox in a rolled loop into a register mask, applied unrolled: indexing s with a
+        // run-time index would move it to local memory.
         static_assert(2 * (kBlockN / 8) <= 32, "one 32-bit keep mask per row");
-        const int qi = m0 + row0 + hf * 8;
-        uint32_t keep_mask = 0;
-#pragma unroll 1
-        for (int t = 0; t < kBlockN / 8; ++t) {
-          const int j = n0 + t * 8 + 2 * tq;
-          keep_mask |= ((p.dropout.keep_bits4(bh_dropout, qi, j >> 2) >> (j & 3)) & 3u) << (2 * t);
-        }
+        const uint32_t keep_mask = p.dropout.keep_mask_pairs(bh_dropout, m0 + row0 + hf * 8, n0 + 2 * tq, kBlockN / 8);
 #pragma unroll
         for (int t = 0; t < kBlockN / 8; ++t)
 #pragma unroll

@@ -43,7 +43,8 @@ void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& co
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context);
 
 #ifdef FLASHATTN_WITH_SM90
-// The sm90 path (Hopper, src/cuda/sm90/launch.cu): forward kernels for head_dim 64/128/256.
+// The sm90 path (Hopper, src/cuda/sm90/launch.cu): forward kernels for head_dim tiers 64, 96,
+// 128, 192, 256 (head_dim == head_dim_v).
 // Its KernelEntry::launch takes sm90::FwdParams90 (tensor maps included), built by sm90_forward.
 const KernelEntry* sm90_kernels(int* count);
 // FLASHATTN_EXPERIMENTAL_SM90=1 in the environment: the path is new and runs only on request

@@ -44,7 +44,7 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
   if (td == 192 && tv == 128) want_v = 128;  // the dedicated (192, 128) instantiation
   const cuda::Direction dir = pass == Pass::Forward ? cuda::Direction::Forward : cuda::Direction::Backward;
 #ifdef FLASHATTN_WITH_SM90
-  // Hopper: the sm90 forward for its tiers (64, 128, 256) when the operands suit TMA; everything
+  // Hopper: the sm90 forward for its tiers (64, 96, 128, 192, 256) when the operands suit TMA; everything
   // else (other tiers, head_dim_v != head_dim, the backward) runs on the sm80 path.
   if (pass == Pass::Forward && dev.arch == 90 && cuda::sm90_enabled() && cuda::sm90_eligible(p)) {
     int n90 = 0;

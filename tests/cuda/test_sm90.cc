@@ -76,7 +76,7 @@ std::vector<Sm90Param> sm90_grid() {
   std::vector<Sm90Param> v;
   const std::pair<int, int> lens[] = {{1, 1}, {1, 513}, {113, 203}, {128, 128}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
-    for (int d : {40, 64, 96, 128, 200, 256})  // 40, 96, 200: padded up to the 64/128/256 kernels
+    for (int d : {40, 64, 96, 128, 176, 200, 256})  // 40, 176: padded up to the 64/192 kernels; 200: sm80
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;
@@ -100,7 +100,7 @@ Spec spec_of(const Sm90Param& g) {
 const char* expected_path(int head_dim) {
   const int tier = head_dim <= 32 ? 32 : head_dim <= 64 ? 64 : head_dim <= 96 ? 96 : head_dim <= 128 ? 128
                    : head_dim <= 160 ? 160 : head_dim <= 192 ? 192 : head_dim <= 224 ? 224 : 256;
-  return tier == 64 || tier == 128 || tier == 256 ? "cuda-sm90" : "cuda-sm80";
+  return tier == 64 || tier == 96 || tier == 128 || tier == 192 || tier == 256 ? "cuda-sm90" : "cuda-sm80";
 }
 
 class Sm90Grid : public testing::TestWithParam<Sm90Param> {};
@@ -116,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(All, Sm90Grid, testing::ValuesIn(sm90_grid()), sm90_nam
 // Every option of the shared semantics through the sm90 kernel.
 TEST(Sm90, Options) {
   REQUIRE_SM90();
-  for (int d : {64, 128, 256}) {
+  for (int d : {64, 96, 128, 192, 256}) {
     Spec base;
     base.dtype = DType::BFloat16;
     base.head_dim = d;

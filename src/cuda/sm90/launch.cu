@@ -77,8 +77,14 @@ const KernelEntry* sm90_kernels(int* count) {
 #if FLASHATTN_CUDA_HDIM_64
       FA_SM90_ENTRY(__half, Float16, 64, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 64, 128)
 #endif
+#if FLASHATTN_CUDA_HDIM_96
+      FA_SM90_ENTRY(__half, Float16, 96, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 96, 128)
+#endif
 #if FLASHATTN_CUDA_HDIM_128
       FA_SM90_ENTRY(__half, Float16, 128, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 128, 128)
+#endif
+#if FLASHATTN_CUDA_HDIM_192
+      FA_SM90_ENTRY(__half, Float16, 192, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 192, 64)
 #endif
 #if FLASHATTN_CUDA_HDIM_256
       FA_SM90_ENTRY(__half, Float16, 256, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 256, 64)
@@ -109,7 +115,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
-  const int block_n = kernel.head_dim <= 128 ? 128 : 64;
+  const int block_n = kernel.head_dim <= 128 ? 128 : 64;  // launch.h: Fwd90ConfigFor
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);

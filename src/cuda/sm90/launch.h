@@ -11,7 +11,8 @@
 
 namespace flashattn::cuda::sm90 {
 
-// Tile shapes per tier: S and O of one consumer warpgroup (64 rows) must fit its 240 registers.
+// Tile shapes per tier: S and O of one consumer warpgroup (64 rows) must fit its 240 registers,
+// and Q plus two K/V stages the 227 KB of shared memory (head_dim 192: 48 + 4 x 24 KB).
 template <int kD>
 using Fwd90ConfigFor = Fwd90Config<kD, kD <= 128 ? 128 : 64>;
 

@@ -19,6 +19,7 @@
 
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
+#include "cuda/sm90/config.h"
 #include "cuda/sm90/prim.h"
 #include "cuda/sm90/wgmma_ops.h"
 #include "semantics/mask.h"
@@ -36,27 +37,6 @@ struct FwdParams90 {
   FwdParams p;
   // q, k, v as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
   CUtensorMap tma_q, tma_k, tma_v;
-};
-
-template <int kD_, int kBlockN_, int kStages_ = 2, bool kOverlap_ = false>
-struct Fwd90Config {
-  static constexpr int kD = kD_;  // head_dim tier = head_dim_v tier
-  // Overlap inside a consumer warpgroup: S_{i+1} = Q K^T and P_i V_i on the tensor cores while
-  // the softmax of S_{i+1} runs (one more S accumulator of registers). Off until measured.
-  static constexpr bool kOverlap = kOverlap_;
-  static constexpr int kBlockM = 128;  // two consumer warpgroups of 64 rows
-  static constexpr int kBlockN = kBlockN_;
-  static constexpr int kStages = kStages_;
-  static constexpr int kThreads = 384;
-  static constexpr int kPanels = (kD + 63) / 64;  // 64-column panels of a tile
-  static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
-  static constexpr int kBytesQ = kPanels * kPanelQ, kBytesKV = kPanels * kPanelKV;
-  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesKV;
-  static constexpr int kOffBar = kOffV + kStages * kBytesKV;
-  static constexpr int kSmemBytes = kOffBar + (1 + 4 * kStages) * 8 + 1024;  // +1024: alignment slack
-  // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
-  static_assert(kD % 32 == 0 && kD <= 256, "wgmma N = head_dim (a multiple of 32 here)");
-  static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
 };
 
 template <typename T, typename C, bool kExtras>

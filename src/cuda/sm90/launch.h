@@ -11,11 +11,6 @@
 
 namespace flashattn::cuda::sm90 {
 
-// Tile shapes per tier: S and O of one consumer warpgroup (64 rows) must fit its 240 registers,
-// and Q plus two K/V stages the 227 KB of shared memory (head_dim 192: 48 + 4 x 24 KB).
-template <int kD>
-using Fwd90ConfigFor = Fwd90Config<kD, kD <= 128 ? 128 : 64>;
-
 template <typename T, typename C, bool kExtras>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   P.p.num_m_blocks = (P.p.seqlen_q + C::kBlockM - 1) / C::kBlockM;

@@ -1,0 +1,40 @@
+// wgmma shared-memory matrix descriptors (PTX 9.7.15.5.1.2.2): plain integer arithmetic, host and
+// device, so tests/cpp/test_sm90_layout.cc checks it on the CPU against a model of the TMA
+// 128-byte swizzle and of how wgmma reads a canonical layout (the bug class of run 11).
+#pragma once
+
+#include <cstdint>
+
+#include "semantics/config.h"
+
+namespace flashattn::cuda::sm90 {
+
+// ---- shared-memory matrix descriptors (PTX 9.7.15.5.1.2.2) ------------------------------------
+// Every operand tile here is stored in panels of 64 16-bit columns (128 bytes a row) with the
+// 128-byte swizzle that TMA's CU_TENSOR_MAP_SWIZZLE_128B writes: 8-row atoms of 1024 bytes,
+// each panel 1024-byte aligned. Bits: start address >> 4 (0-13), leading byte offset >> 4
+// (16-29), stride byte offset >> 4 (32-45), swizzle mode (62-63; 1 = 128 bytes).
+// Every field is 14 bits of 16-byte units: addresses and offsets below 256 KB (shared memory is
+// at most 228 KB, so a larger value is a caller's error, which would otherwise wrap silently).
+FA_HD uint64_t make_desc(uint32_t smem_byte_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+  uint64_t d = 0;
+  d |= uint64_t((smem_byte_addr & 0x3FFFF) >> 4);
+  d |= uint64_t((lbo_bytes & 0x3FFFF) >> 4) << 16;
+  d |= uint64_t((sbo_bytes & 0x3FFFF) >> 4) << 32;
+  d |= uint64_t(1) << 62;
+  return d;
+}
+// K-major operand (rows along M or N, K contiguous; Q and K) stored in 64-column panels of
+// panel_bytes (= rows * 128) each: the k16 step kk starts in panel kk / 4 at byte (kk % 4) * 32
+// of the row; 8-row groups are 1024 bytes apart (SBO); LBO is unused within a 128-byte row.
+FA_HD uint64_t desc_k_major(uint32_t tile, uint32_t panel_bytes, int kk) {
+  return make_desc(tile + uint32_t(kk / 4) * panel_bytes + uint32_t(kk % 4) * 32u, 16, 1024);
+}
+// MN-major B operand (V stored [key][head_dim]: N = head_dim contiguous, K = keys) in 64-column
+// panels of panel_bytes: the k16 step kk starts 16 key rows further (2 x 1024 bytes); panels along
+// N are panel_bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).
+FA_HD uint64_t desc_mn_major(uint32_t tile, uint32_t panel_bytes, int kk) {
+  return make_desc(tile + uint32_t(kk) * 2048u, panel_bytes, 1024);
+}
+
+}  // namespace flashattn::cuda::sm90

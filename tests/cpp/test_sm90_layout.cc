@@ -1,0 +1,142 @@
+// The sm90 forward's shared-memory addressing, checked on the CPU: a model of what TMA writes
+// (64-column boxes, CU_TENSOR_MAP_SWIZZLE_128B) and of how wgmma reads an operand through a
+// matrix descriptor (the canonical 128-byte-swizzled K-major and MN-major layouts of the PTX ISA /
+// CUTLASS), driven by the kernel's own tile geometry (cuda/sm90/config.h) and descriptor
+// arithmetic (cuda/sm90/desc.h). S = Q K^T and O = P V computed through the model must equal the
+// plain products for every tier, both consumer warpgroups and both ring stages. Run 11's fault
+// (panel sizes passed where rows were expected) fails this test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "cuda/sm90/config.h"
+#include "cuda/sm90/desc.h"
+
+namespace flashattn::test {
+namespace {
+
+using namespace flashattn::cuda::sm90;
+
+// Swizzle<3,4,3> on byte addresses: the 16-byte chunk index (bits 4-6) XOR the row within the
+// 8-row atom (bits 7-9).
+uint32_t swizzle(uint32_t a) { return a ^ (((a >> 7) & 7u) << 4); }
+
+struct Fields {
+  uint32_t start, lbo, sbo, mode;
+};
+Fields decode(uint64_t d) {
+  return {uint32_t(d & 0x3FFF) << 4, uint32_t((d >> 16) & 0x3FFF) << 4, uint32_t((d >> 32) & 0x3FFF) << 4,
+          uint32_t(d >> 62)};
+}
+
+struct Smem {
+  std::vector<double> v;  // one value per 16-bit element
+  explicit Smem(int bytes) : v(size_t(bytes) / 2, std::nan("")) {}
+  double& at(uint32_t byte) { return v.at(byte / 2); }
+};
+
+using Matrix = std::vector<std::vector<double>>;
+Matrix random_matrix(int rows, int cols, int valid_cols, std::mt19937& rng) {
+  std::uniform_int_distribution<int> d(-2, 2);
+  Matrix m(rows, std::vector<double>(cols, 0.0));
+  for (auto& r : m)
+    for (int c = 0; c < valid_cols; ++c) r[c] = d(rng);
+  return m;
+}
+
+// TMA: rows x (panels * 64) of `t` (columns past its width read as zeros), panel p at
+// base + p * panel_bytes, row r at + r * 128, swizzled.
+void tma_store(Smem& s, uint32_t base, const Matrix& t, int panels, int panel_bytes) {
+  for (int p = 0; p < panels; ++p)
+    for (size_t r = 0; r < t.size(); ++r)
+      for (int c = 0; c < 64; ++c) {
+        const int col = p * 64 + c;
+        s.at(swizzle(base + p * panel_bytes + uint32_t(r) * 128 + c * 2)) = col < int(t[r].size()) ? t[r][col] : 0.0;
+      }
+}
+
+// wgmma's view of a K-major operand (rows x 16): element (m, k) at start + (m / 8) * SBO +
+// (m % 8) * 128 + 2k, swizzled.
+double read_k_major(Smem& s, uint64_t desc, int m, int k) {
+  const Fields f = decode(desc);
+  return s.at(swizzle(f.start + (m / 8) * f.sbo + (m % 8) * 128 + k * 2));
+}
+// ... of an MN-major B operand (16 x N): element (k, n) at start + (n / 64) * LBO + (k / 8) * SBO
+// + (k % 8) * 128 + 2 (n % 64), swizzled.
+double read_mn_major(Smem& s, uint64_t desc, int k, int n) {
+  const Fields f = decode(desc);
+  return s.at(swizzle(f.start + (n / 64) * f.lbo + (k / 8) * f.sbo + (k % 8) * 128 + (n % 64) * 2));
+}
+
+template <int kD>
+void check_tier(int head_dim) {
+  using C = Fwd90ConfigFor<kD>;
+  std::mt19937 rng(kD * 7 + head_dim);
+  Smem s(C::kSmemBytes);
+  const Matrix q = random_matrix(C::kBlockM, head_dim, head_dim, rng);
+  const Matrix p = random_matrix(64, C::kBlockN, C::kBlockN, rng);
+  tma_store(s, 0, q, C::kPanels, C::kPanelQ);
+  for (int st = 0; st < C::kStages; ++st) {
+    const Matrix k = random_matrix(C::kBlockN, head_dim, head_dim, rng);
+    const Matrix v = random_matrix(C::kBlockN, head_dim, head_dim, rng);
+    const uint32_t sK = C::kOffK + st * C::kBytesKV, sV = C::kOffV + st * C::kBytesKV;
+    ASSERT_EQ(sK % 1024, 0u);
+    ASSERT_EQ(sV % 1024, 0u);
+    tma_store(s, sK, k, C::kPanels, C::kPanelKV);
+    tma_store(s, sV, v, C::kPanels, C::kPanelKV);
+    for (int cw = 0; cw < 2; ++cw) {
+      const uint32_t sQ = uint32_t(cw) * 64 * 128;
+      int bad_s = 0, bad_o = 0;
+      // S = Q K^T: k16 steps over head_dim (the kernel's loop: kk < kD / 16).
+      for (int m = 0; m < 64; ++m)
+        for (int n = 0; n < C::kBlockN; ++n) {
+          double got = 0, want = 0;
+          for (int kk = 0; kk < kD / 16; ++kk)
+            for (int e = 0; e < 16; ++e)
+              got += read_k_major(s, desc_k_major(sQ, C::kPanelQ, kk), m, e) *
+                     read_k_major(s, desc_k_major(sK, C::kPanelKV, kk), n, e);
+          for (int c = 0; c < head_dim; ++c) want += q[cw * 64 + m][c] * k[n][c];
+          bad_s += !(got == want);
+        }
+      // O = P V: k16 steps over the keys, N = kD.
+      for (int m = 0; m < 64; ++m)
+        for (int n = 0; n < kD; ++n) {
+          double got = 0, want = 0;
+          for (int kk = 0; kk < C::kBlockN / 16; ++kk)
+            for (int e = 0; e < 16; ++e) got += p[m][kk * 16 + e] * read_mn_major(s, desc_mn_major(sV, C::kPanelKV, kk), e, n);
+          for (int j = 0; j < C::kBlockN; ++j) want += p[m][j] * (n < head_dim ? v[j][n] : 0.0);
+          bad_o += !(got == want);
+        }
+      EXPECT_EQ(bad_s, 0) << "S mismatches, tier " << kD << " head_dim " << head_dim << " stage " << st << " warpgroup " << cw;
+      EXPECT_EQ(bad_o, 0) << "O mismatches, tier " << kD << " head_dim " << head_dim << " stage " << st << " warpgroup " << cw;
+    }
+  }
+  const Fields f = decode(desc_k_major(0, C::kPanelQ, 0));
+  EXPECT_EQ(f.mode, 1u) << "128-byte swizzle";
+  EXPECT_EQ(f.sbo, 1024u);
+}
+
+TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
+  check_tier<64>(64);
+  check_tier<64>(40);
+  check_tier<96>(96);
+  check_tier<128>(128);
+  check_tier<128>(104);
+  check_tier<192>(192);
+  check_tier<256>(256);
+}
+
+TEST(Sm90Layout, SharedMemoryFitsHopper) {
+  // 227 KB of opt-in shared memory per block on H100/H200.
+  EXPECT_LE(Fwd90ConfigFor<64>::kSmemBytes, 232448);
+  EXPECT_LE(Fwd90ConfigFor<96>::kSmemBytes, 232448);
+  EXPECT_LE(Fwd90ConfigFor<128>::kSmemBytes, 232448);
+  EXPECT_LE(Fwd90ConfigFor<192>::kSmemBytes, 232448);
+  EXPECT_LE(Fwd90ConfigFor<256>::kSmemBytes, 232448);
+}
+
+}  // namespace
+}  // namespace flashattn::test

@@ -37,6 +37,9 @@ struct FwdParams90 {
   FwdParams p;
   // q, k, v as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
   CUtensorMap tma_q, tma_k, tma_v;
+  // Overlap configurations only: the two consumer warpgroups take turns issuing their GEMMs
+  // (named barriers 1 and 2), so one's softmax runs while the other's GEMMs hold the tensor cores.
+  int pingpong = 0;
 };
 
 template <typename T, typename C, bool kExtras>
@@ -272,8 +275,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   } else {
     // S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the softmax of S_i while
     // P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that product has landed.
+    // Ping-pong: each of the n_count + 1 GEMM issues of a warpgroup waits for its turn (named
+    // barrier 1 + cw, 256 threads: its own sync and the other warpgroup's arrival) and then hands
+    // the turn over. Warpgroup 0 goes first (warpgroup 1 arrives once up front); warpgroup 1's
+    // last hand-over is left out, so that no barrier phase stays open at exit.
+    const bool pingpong = P.pingpong != 0;
+    int turns_left = n_count + 1;
+    auto my_turn = [&] {
+      if (pingpong) named_bar_sync(1 + cw, 256);
+    };
+    auto hand_over = [&] {
+      --turns_left;
+      if (pingpong && (cw == 0 || turns_left > 0)) named_bar_arrive(2 - cw, 256);
+    };
+    if (pingpong && cw == 1 && n_count > 0) named_bar_arrive(1, 256);
     if (n_count > 0) {
+      my_turn();
       issue_s(0, acc_s);
+      hand_over();
       wgmma_wait<0>();
       reg_fence(acc_s);
       release_k(0);
@@ -281,8 +300,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       pack_p(acc_s);
     }
     for (int i = 1; i < n_count; ++i) {
+      my_turn();
       issue_s(i, acc_s);
       issue_pv(i - 1);
+      hand_over();
       wgmma_wait<1>();  // S_i complete (P_{i-1} V_{i-1} may still run)
       reg_fence(acc_s);
       release_k(i);
@@ -294,7 +315,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       pack_p(acc_s);
     }
     if (n_count > 0) {
+      my_turn();
       issue_pv(n_count - 1);
+      hand_over();
       wgmma_wait<0>();
       reg_fence(acc_o);
       release_v(n_count - 1);

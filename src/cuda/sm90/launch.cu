@@ -119,6 +119,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
+  const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");  // with FLASHATTN_SM90_OVERLAP=1 (launch.h)
+  P.pingpong = pp != nullptr && pp[0] == '1';
   kernel.launch(&P, context.cuda_stream);
 }
 

@@ -57,6 +57,15 @@ __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");
 }
 
+// ---- named barriers (PTX 9.7.13.1, bar.sync / bar.arrive) --------------------------------------
+// `threads` (a multiple of 32) arrive in all; sync waits for the rest, arrive does not.
+__device__ __forceinline__ void named_bar_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void named_bar_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 // ---- wgmma ordering (PTX 9.7.15.6) -----------------------------------------------------------
 // Before the first wgmma that reads registers written by ordinary instructions (accumulators, A).
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }

@@ -164,6 +164,40 @@ TEST(Sm90, Options) {
   }
 }
 
+// The kernel variants under comparison (FLASHATTN_SM90_OVERLAP, FLASHATTN_SM90_PINGPONG): every
+// one must be right before its speed counts.
+TEST(Sm90, Variants) {
+  REQUIRE_SM90();
+  const std::pair<const char*, const char*> variants[] = {{"1", "0"}, {"1", "1"}};
+  for (auto [overlap, pingpong] : variants) {
+    setenv("FLASHATTN_SM90_OVERLAP", overlap, 1);
+    setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
+    for (int d : {64, 128, 256})
+      for (int variant = 0; variant < 4; ++variant) {
+        Spec s;
+        s.dtype = variant % 2 ? DType::Float16 : DType::BFloat16;
+        s.head_dim = d;
+        s.seqlen_q = 700;
+        s.seqlen_k = 1100;
+        s.heads = 4;
+        s.heads_kv = 2;
+        s.causal = variant >= 2;
+        s.dropout = variant == 3 ? 0.1f : 0.0f;
+        s.backend = Backend::Cuda;
+        s.seed = uint64_t(d * 10 + variant);
+        if (variant == 1) {
+          s.batch = 3;
+          s.lens_q = {1, 700, 333};
+          s.lens_k = {1100, 5, 640};
+        }
+        SCOPED_TRACE(std::string("overlap=") + overlap + " pingpong=" + pingpong);
+        with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+      }
+  }
+  unsetenv("FLASHATTN_SM90_OVERLAP");
+  unsetenv("FLASHATTN_SM90_PINGPONG");
+}
+
 // sm90 and sm80 on the same inputs: both within the tolerance rule of the reference and of
 // each other (allowing both paths' errors).
 TEST(Sm90, AgreesWithSm80) {

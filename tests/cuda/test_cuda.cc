@@ -3,6 +3,7 @@
 // the selector's refusals. Every test skips with a message where no GPU is present.
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "gpu_harness.h"
@@ -213,6 +214,31 @@ TEST(CudaShapes, Seqlen32768) {
     int64_t bad = 0;
     for (int64_t i = 0; i < t->numel(); ++i) bad += !std::isfinite(t->get(i));
     EXPECT_EQ(bad, 0) << "non-finite gradients";
+  }
+}
+
+// The backward's tile plans for GPUs with less shared memory than the H100/H200 (launch.h:
+// BwdPlan, one or two Q/dO stages): an A100's 163 KB and a 99 KB GPU's (RTX 30xx/40xx, L4),
+// simulated with FLASHATTN_SM80_SMEM_LIMIT. Every plan must meet the tolerance rule.
+TEST(Cuda, BackwardOnSmallerSharedMemory) {
+  REQUIRE_GPU();
+  for (const char* limit : {"166912", "101376"}) {
+    setenv("FLASHATTN_SM80_SMEM_LIMIT", limit, 1);
+    for (int d : {32, 64, 96, 128})
+      for (bool causal : {false, true}) {
+        Spec s;
+        s.dtype = DType::BFloat16;
+        s.head_dim = d;
+        s.seqlen_q = 300;
+        s.seqlen_k = 257;
+        s.heads = 4;
+        s.heads_kv = 2;
+        s.causal = causal;
+        s.seed = uint64_t(d * 3 + causal);
+        SCOPED_TRACE(std::string("FLASHATTN_SM80_SMEM_LIMIT=") + limit);
+        check_backward_gpu(s);
+      }
+    unsetenv("FLASHATTN_SM80_SMEM_LIMIT");
   }
 }
 

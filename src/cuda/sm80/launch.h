@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <type_traits>
 
 #include "cuda/sm80/bwd_kernel.h"
@@ -27,11 +28,17 @@ void launch_fwd_config(FwdParams p, cudaStream_t stream) {
   check(cudaGetLastError(), "launch fwd_kernel");
 }
 
-// Opt-in shared memory per block of the current device.
+// Opt-in shared memory per block of the current device, for the backward's tile plan. Test knob:
+// FLASHATTN_SM80_SMEM_LIMIT=<bytes> lowers it, so that an H100/H200 runs the plans of an A100
+// (166912) or of a 99 KB GPU (101376) — tests/cuda/test_cuda.cc, Cuda.BackwardOnSmallerSharedMemory.
 inline int device_smem_optin() {
   int dev = 0, optin = 0;
   check(cudaGetDevice(&dev), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
+  if (const char* limit = std::getenv("FLASHATTN_SM80_SMEM_LIMIT")) {
+    const int l = std::atoi(limit);
+    if (l > 0 && l < optin) optin = l;
+  }
   return optin;
 }
 

@@ -109,32 +109,8 @@ struct GpuCase {
     ctx.cuda_stream = stream;
     return ctx;
   }
-  ForwardArgs forward_args() const {
-    ForwardArgs a;
-    a.q = q.view;
-    a.k = k.view;
-    a.v = v.view;
-    a.out = out.view;
-    a.softmax_lse = lse.view;
-    a.varlen = varlen();
-    a.options = options();
-    return a;
-  }
-  BackwardArgs backward_args() const {
-    BackwardArgs a;
-    a.q = q.view;
-    a.k = k.view;
-    a.v = v.view;
-    a.out = out.view;
-    a.dout = dout.view;
-    a.softmax_lse = lse.view;
-    a.dq = dq.view;
-    a.dk = dk.view;
-    a.dv = dv.view;
-    a.varlen = varlen();
-    a.options = options();
-    return a;
-  }
+  ForwardArgs forward_args() const { return make_forward_args(*this, varlen(), options()); }
+  BackwardArgs backward_args() const { return make_backward_args(*this, varlen(), options()); }
   // Poisoned outputs up, forward on the GPU, outputs (guards included) back into the Case.
   RunInfo run_forward() {
     c.out.poison();
@@ -171,6 +147,8 @@ inline bool sm90_requested() {
   return v != nullptr && v[0] == '1';
 }
 
+// The foundation's checks (harness.h) on results computed on the GPU and downloaded into the
+// Case: the same tolerance rule and backward allowances as the CPU backend; the LSE at 1e-4.
 inline void check_forward_gpu(const Spec& spec, const char* want_path = nullptr) {
   Case c(spec);
   GpuCase g(c);
@@ -178,15 +156,7 @@ inline void check_forward_gpu(const Spec& spec, const char* want_path = nullptr)
   if (want_path != nullptr) EXPECT_EQ(info.path, want_path) << spec.str();
   else if (sm90_requested()) EXPECT_TRUE(info.path == "cuda-sm80" || info.path == "cuda-sm90") << info.path;
   else EXPECT_EQ(info.path, "cuda-sm80");
-  const auto exact = reference::forward(c.forward_args(), reference::Rounding::Exact);
-  const auto lowp = reference::forward(c.forward_args(), reference::Rounding::LowPrecision).out;
-  expect_close(spec, "out", c.out, exact.out, lowp);
-  const auto lse = lse_in_token_order(c);
-  EXPECT_TRUE(c.lse.guards_intact()) << "lse wrote outside its bounds; " << spec.str();
-  const Comparison cl = compare(DType::Float32, lse, exact.lse, {});
-  // The GPU softmax runs in base 2 with ex2.approx: LSE within 1e-4 relative of the exact one.
-  EXPECT_TRUE(cl.nan_count == 0 && cl.max_err <= 1e-4 * std::max(1.0, cl.ref_max))
-      << cl.describe("lse") << "; " << spec.str();
+  check_forward_results(c, 1e-4);
 }
 
 inline void check_backward_gpu(const Spec& spec) {
@@ -194,11 +164,7 @@ inline void check_backward_gpu(const Spec& spec) {
   GpuCase g(c);
   g.run_forward();
   g.run_backward();
-  const auto exact = reference::backward(c.backward_args(), reference::Rounding::Exact);
-  const auto lowp = reference::backward(c.backward_args(), reference::Rounding::LowPrecision);
-  expect_close(spec, "dq", c.dq, exact.dq, lowp.dq);
-  expect_close(spec, "dk", c.dk, exact.dk, lowp.dk);
-  expect_close(spec, "dv", c.dv, exact.dv, lowp.dv);
+  check_backward_results(c);
 }
 
 }  // namespace flashattn::test

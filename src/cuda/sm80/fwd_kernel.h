@@ -16,9 +16,13 @@ namespace flashattn::cuda::sm80 {
 
 // Tile shape of one forward instantiation. The tier defaults come first; the two overrides
 // exist for bench/gpu/tune_sm80.cu, which times alternatives side by side.
-template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0>
+template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, bool kFusedScale_ = false>
 struct FwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
+  // Plain kernel only: the row maximum over raw dot products and the scale folded into the
+  // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
+  // per score. A tuning variant until measured (bench/NOTES.md).
+  static constexpr bool kFusedScale = kFusedScale_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
   // Up to head_dim 128 four warps own 32 rows each (two m-tiles share every K/V fragment load);
   // above, eight warps of 16 rows keep the O accumulator within the register file.
@@ -148,7 +152,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
             const int i = m0 + warp_row0 + mt * 16 + gr + (e / 2) * 8, j = n0 + nt * 8 + 2 * tq + (e % 2);
             x = mod.apply(x, i, j) * kLog2e;
           } else {
-            x *= p.scale_log2;
+            if (kExtras || !C::kFusedScale) x *= p.scale_log2;  // fused: a raw dot (scale_log2 > 0 keeps the max)
           }
         }
     if (!unmasked) {
@@ -171,6 +175,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
 #pragma unroll
         for (int nt = 0; nt < kNT; ++nt) mx = fmaxf(mx, fmaxf(acc_s[mt][nt][2 * hf], acc_s[mt][nt][2 * hf + 1]));
         mx = prim::quad_max(mx);
+        if (!kExtras && C::kFusedScale) mx *= p.scale_log2;  // (-inf stays -inf)
         const float m_new = fmaxf(row_max[mt][hf], mx);
         const float m_use = semantics::safe_max(m_new);
         const float alpha = prim::exp2_approx(row_max[mt][hf] - m_use);
@@ -180,7 +185,8 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
         for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
-            const float pr = prim::exp2_approx(acc_s[mt][nt][2 * hf + e] - m_use);
+            const float x = acc_s[mt][nt][2 * hf + e];
+            const float pr = prim::exp2_approx(!kExtras && C::kFusedScale ? fmaf(x, p.scale_log2, -m_use) : x - m_use);
             acc_s[mt][nt][2 * hf + e] = pr;
             sum += pr;
           }

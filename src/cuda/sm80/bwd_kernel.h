@@ -40,8 +40,7 @@ struct WarpGrid {
 };
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
-template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
-          int kDqVecOverride = 0>
+template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -72,10 +71,6 @@ struct BwdConfig {
   // H100/H200, the smaller ones on an A100), else one buffer: the launch decides at run time
   // (BwdParams::stages), so one instantiation serves both. kSmemBytes is the minimum (selector).
   static constexpr int kStagesForced = kStagesOverride;
-  // dQ reductions of 2 floats per lane (red.global.add.v2.f32 on sm_90). Four, by swapping halves
-  // within lane pairs, measured slower at head_dim 128/256 (243.6 against 252.5 TFLOP/s at 8k,
-  // bench/NOTES.md): the shuffles cost more issue slots than the halved reductions save.
-  static constexpr int kDqVec = kDqVecOverride ? kDqVecOverride : 2;
   static constexpr int kSmemBytes = bytes(kStagesOverride ? kStagesOverride : 1);
   static_assert(kStagesOverride >= 0 && kStagesOverride <= 2, "one or two Q/dO buffers");
   static_assert(kBlockM % (16 * kWarpsMS) == 0 && kColsS % 16 == 0, "S/dP warp blocks: whole tiles");
@@ -304,37 +299,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       zero(acc_dq);
       warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
           acc_dq, sdS + q_row0 * C::kPitchS, sK + q_col0 + qc * kNTQC * 8, lane);
-      // Four columns per reduction: the lanes of a pair (tq, tq ^ 1) swap halves so that the
-      // even lane holds columns 2tq..2tq+3 of n-tile nt and the odd one columns 2tq-2..2tq+1 of
-      // n-tile nt + 1 (16-byte aligned: dq_accum_dim is a multiple of 8). Columns past an odd
-      // head_dim are padding, where K is zero-filled: they add 0 inside the row.
-      const bool odd = tq & 1;
+      // Column pairs (tq, tq + 1) of every n-tile, one red.global.add.v2.f32 each on sm_90
+      // (8-byte aligned: dq_accum_dim is even). For an odd head_dim a pair's second column is
+      // padding, where K is zero-filled, so it adds 0 inside the row. (Four columns per
+      // reduction by swapping halves between lane pairs measured slower: bench/NOTES.md.)
       auto add_dq = [&](auto guarded_tag) {
-        constexpr bool kGuarded = decltype(guarded_tag)::value;
-#pragma unroll
-        for (int mt = 0; mt < kMTQ; ++mt)
-#pragma unroll
-          for (int hf = 0; hf < 2; ++hf) {
-            // (No early exit: every lane must reach the shuffles.)
-            const bool row_ok = !kGuarded || q_row0 + mt * 16 + gr + hf * 8 < rows;
-            float* row = gdq + (mt * 16 + hf * 8) * dq_row_stride + qc * kNTQC * 8 + (odd ? 6 : 0);
-#pragma unroll
-            for (int nt = 0; nt < kNTQC; nt += 2) {
-              const float* x = acc_dq[mt][nt] + 2 * hf;
-              const float* y = acc_dq[mt][nt + 1] + 2 * hf;
-              const float r0 = __shfl_xor_sync(0xffffffffu, odd ? x[0] : y[0], 1);
-              const float r1 = __shfl_xor_sync(0xffffffffu, odd ? x[1] : y[1], 1);
-              // even: own x, then the partner's x; odd: the partner's y, then own y. The odd
-              // lane's base is column 2tq - 2 of n-tile nt + 1: 8 + 2tq - 2 = 2tq + 6 from nt's.
-              const int c = q_col0 + (qc * kNTQC + nt) * 8 + 2 * tq + (odd ? 6 : 0);
-              if (!kGuarded || (row_ok && c < p.head_dim)) {
-                if (odd) prim::red_add4(row + nt * 8, r0, r1, y[0], y[1]);
-                else prim::red_add4(row + nt * 8, x[0], x[1], r0, r1);
-              }
-            }
-          }
-      };
-      auto add_dq2 = [&](auto guarded_tag) {  // pairs: (tq, tq + 1) of every n-tile
         constexpr bool kGuarded = decltype(guarded_tag)::value;
 #pragma unroll
         for (int mt = 0; mt < kMTQ; ++mt)
@@ -348,13 +317,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 prim::red_add2(row + nt * 8, acc_dq[mt][nt][2 * hf], acc_dq[mt][nt][2 * hf + 1]);
           }
       };
-      if constexpr (C::kDqVec == 4) {
-        if (dq_full) add_dq(std::false_type());
-        else add_dq(std::true_type());
-      } else {
-        if (dq_full) add_dq2(std::false_type());
-        else add_dq2(std::true_type());
-      }
+      if (dq_full) add_dq(std::false_type());
+      else add_dq(std::true_type());
     }
     if (bp.deterministic) {
       __threadfence();

@@ -26,7 +26,8 @@ struct Fwd90Config {
 
 // Tile shapes per tier: S and O of one consumer warpgroup (64 rows) must fit its 240 registers,
 // and Q plus two K/V stages the 227 KB of shared memory (head_dim 192: 48 + 4 x 24 KB).
+constexpr int fwd90_block_n(int head_dim_tier) { return head_dim_tier <= 128 ? 128 : 64; }
 template <int kD>
-using Fwd90ConfigFor = Fwd90Config<kD, kD <= 128 ? 128 : 64>;
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD)>;
 
 }  // namespace flashattn::cuda::sm90

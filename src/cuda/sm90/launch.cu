@@ -70,24 +70,24 @@ CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, in
 
 }  // namespace sm90
 
-#define FA_SM90_ENTRY(T, DT, D, N) \
-  {Direction::Forward, DType::DT, D, D, sm90::Fwd90Config<D, N>::kSmemBytes, &sm90::launch_fwd90<T, D>},
+#define FA_SM90_ENTRY(T, DT, D) \
+  {Direction::Forward, DType::DT, D, D, sm90::Fwd90ConfigFor<D>::kSmemBytes, &sm90::launch_fwd90<T, D>},
 const KernelEntry* sm90_kernels(int* count) {
   static const KernelEntry table[] = {
 #if FLASHATTN_CUDA_HDIM_64
-      FA_SM90_ENTRY(__half, Float16, 64, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 64, 128)
+      FA_SM90_ENTRY(__half, Float16, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 64)
 #endif
 #if FLASHATTN_CUDA_HDIM_96
-      FA_SM90_ENTRY(__half, Float16, 96, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 96, 128)
+      FA_SM90_ENTRY(__half, Float16, 96) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 96)
 #endif
 #if FLASHATTN_CUDA_HDIM_128
-      FA_SM90_ENTRY(__half, Float16, 128, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 128, 128)
+      FA_SM90_ENTRY(__half, Float16, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 128)
 #endif
 #if FLASHATTN_CUDA_HDIM_192
-      FA_SM90_ENTRY(__half, Float16, 192, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 192, 64)
+      FA_SM90_ENTRY(__half, Float16, 192) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 192)
 #endif
 #if FLASHATTN_CUDA_HDIM_256
-      FA_SM90_ENTRY(__half, Float16, 256, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 256, 64)
+      FA_SM90_ENTRY(__half, Float16, 256) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 256)
 #endif
       {Direction::Forward, DType::Float32, 0, 0, 0, nullptr},  // end marker (keeps the table non-empty)
   };
@@ -115,7 +115,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
-  const int block_n = kernel.head_dim <= 128 ? 128 : 64;  // launch.h: Fwd90ConfigFor
+  const int block_n = sm90::fwd90_block_n(kernel.head_dim);
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);

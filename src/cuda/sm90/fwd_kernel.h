@@ -191,15 +191,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // updated; alpha: the factor O must be rescaled by before P_i V_i is added.
   auto softmax = [&](int i, float (&s)[kNS], float (&alpha)[2]) {
     const int n0 = (n_hi - 1 - i) * kBlockN;
-    // Scores in log2 units; the mask only on tiles it cuts (keys past the sequence included).
-    const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+    // Without extras the scores stay raw dots until the exponent: the max is taken over raw
+    // dots (the launcher sends scale <= 0 to the extras kernel, so scaling keeps the order) and
+    // exp2(dot * scale_log2 - max) is one FFMA. With extras: modifiers, then log2 units.
+    if constexpr (kExtras) {
 #pragma unroll
-    for (int j = 0; j < kNS; ++j) {
-      float& x = s[j];
-      const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
-      if (kExtras && p.has_score_mod) x = mod.apply(x, m0 + r, n0 + c) * kLog2e;
-      else x *= p.scale_log2;
-      if (!unmasked && !mask.visible(m0 + r, n0 + c)) x = -INFINITY;
+      for (int j = 0; j < kNS; ++j) {
+        const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
+        if (p.has_score_mod) s[j] = mod.apply(s[j], m0 + r, n0 + c) * kLog2e;
+        else s[j] *= p.scale_log2;
+      }
+    }
+    // The mask only on tiles it cuts (keys past the sequence included): one branch per tile,
+    // not one per element.
+    if (!mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN)) {
+#pragma unroll
+      for (int j = 0; j < kNS; ++j) {
+        const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
+        if (!mask.visible(m0 + r, n0 + c)) s[j] = -INFINITY;
+      }
     }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
@@ -207,6 +217,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
       for (int t = 0; t < kBlockN / 8; ++t) mx = fmaxf(mx, fmaxf(s[4 * t + 2 * hf], s[4 * t + 2 * hf + 1]));
       mx = prim::quad_max(mx);
+      if constexpr (!kExtras) mx *= p.scale_log2;  // (-inf stays -inf)
       const float m_new = fmaxf(row_max[hf], mx);
       const float m_use = semantics::safe_max(m_new);
       alpha[hf] = prim::exp2_approx(row_max[hf] - m_use);
@@ -216,7 +227,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       for (int t = 0; t < kBlockN / 8; ++t)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const float pr = prim::exp2_approx(s[4 * t + 2 * hf + e] - m_use);
+          const float x = s[4 * t + 2 * hf + e];
+          const float pr = prim::exp2_approx(kExtras ? x - m_use : fmaf(x, p.scale_log2, -m_use));
           s[4 * t + 2 * hf + e] = pr;
           sum += pr;
         }

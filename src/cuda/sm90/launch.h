@@ -26,7 +26,8 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
 
 template <typename T, typename C>
 void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
-  if (P.p.has_score_mod || P.p.dropout.enabled()) launch_fwd90_config<T, C, true>(P, s);
+  // The plain kernel folds the scale into the exponent, which keeps the max only for scale > 0.
+  if (P.p.has_score_mod || P.p.dropout.enabled() || !(P.p.scale_log2 > 0.0f)) launch_fwd90_config<T, C, true>(P, s);
   else launch_fwd90_config<T, C, false>(P, s);
 }
 
@@ -37,9 +38,13 @@ void launch_fwd90(const void* params, void* stream) {
   // FLASHATTN_SM90_OVERLAP=1: the intra-warpgroup overlap variant, for comparison while the path
   // is experimental (FLASHATTN_EXPERIMENTAL_SM90); the measured winner becomes the one kernel.
   const char* overlap = std::getenv("FLASHATTN_SM90_OVERLAP");
+  const char* stages = std::getenv("FLASHATTN_SM90_STAGES");  // "max": the deepest ring that fits
   if (overlap != nullptr && overlap[0] == '1') {
-    using C = Fwd90Config<kD, Fwd90ConfigFor<kD>::kBlockN, 2, true>;
-    launch_fwd90_extras<T, C>(P, s);
+    constexpr int kN = Fwd90ConfigFor<kD>::kBlockN, kMax = fwd90_max_stages(kD);
+    if (kMax > 2 && stages != nullptr && stages[0] == 'm')
+      launch_fwd90_extras<T, Fwd90Config<kD, kN, kMax, true>>(P, s);
+    else
+      launch_fwd90_extras<T, Fwd90Config<kD, kN, 2, true>>(P, s);
   } else {
     launch_fwd90_extras<T, Fwd90ConfigFor<kD>>(P, s);
   }

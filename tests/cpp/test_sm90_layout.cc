@@ -71,9 +71,9 @@ double read_mn_major(Smem& s, uint64_t desc, int k, int n) {
   return s.at(swizzle(f.start + (n / 64) * f.lbo + (k / 8) * f.sbo + (k % 8) * 128 + (n % 64) * 2));
 }
 
-template <int kD>
+template <int kD, bool kWide = false>
 void check_tier(int head_dim) {
-  using C = Fwd90ConfigFor<kD>;
+  using C = Fwd90ConfigFor<kD, kWide>;
   std::mt19937 rng(kD * 7 + head_dim);
   Smem s(C::kSmemBytes);
   const Matrix q = random_matrix(C::kBlockM, head_dim, head_dim, rng);
@@ -127,6 +127,12 @@ TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
   check_tier<128>(104);
   check_tier<192>(192);
   check_tier<256>(256);
+  // The wide key blocks (192 / 128 / 176 / 96 / 80 keys).
+  check_tier<64, true>(64);
+  check_tier<96, true>(96);
+  check_tier<128, true>(128);
+  check_tier<192, true>(192);
+  check_tier<256, true>(256);
 }
 
 TEST(Sm90Layout, SharedMemoryFitsHopper) {
@@ -136,6 +142,11 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_LE(Fwd90ConfigFor<128>::kSmemBytes, 232448);
   EXPECT_LE(Fwd90ConfigFor<192>::kSmemBytes, 232448);
   EXPECT_LE(Fwd90ConfigFor<256>::kSmemBytes, 232448);
+  EXPECT_LE((Fwd90ConfigFor<64, true>::kSmemBytes), 232448);
+  EXPECT_LE((Fwd90ConfigFor<96, true>::kSmemBytes), 232448);
+  EXPECT_LE((Fwd90ConfigFor<128, true>::kSmemBytes), 232448);
+  EXPECT_LE((Fwd90ConfigFor<192, true>::kSmemBytes), 232448);
+  EXPECT_LE((Fwd90ConfigFor<256, true>::kSmemBytes), 232448);
 }
 
 }  // namespace

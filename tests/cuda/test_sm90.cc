@@ -164,15 +164,15 @@ TEST(Sm90, Options) {
   }
 }
 
-// The kernel variants under comparison (FLASHATTN_SM90_OVERLAP, FLASHATTN_SM90_PINGPONG): every
+// The kernel variants under comparison (FLASHATTN_SM90_PINGPONG, FLASHATTN_SM90_BLOCKN): every
 // one must be right before its speed counts.
 TEST(Sm90, Variants) {
   REQUIRE_SM90();
-  const std::pair<const char*, const char*> variants[] = {{"1", "0"}, {"1", "1"}};
-  for (auto [overlap, pingpong] : variants) {
-    setenv("FLASHATTN_SM90_OVERLAP", overlap, 1);
+  const std::pair<const char*, const char*> variants[] = {{"0", "narrow"}, {"1", "narrow"}, {"1", "wide"}};
+  for (auto [pingpong, block_n] : variants) {
     setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
-    for (int d : {64, 128, 256})
+    setenv("FLASHATTN_SM90_BLOCKN", block_n, 1);
+    for (int d : {64, 96, 128, 192, 256})
       for (int variant = 0; variant < 4; ++variant) {
         Spec s;
         s.dtype = variant % 2 ? DType::Float16 : DType::BFloat16;
@@ -190,12 +190,12 @@ TEST(Sm90, Variants) {
           s.lens_q = {1, 700, 333};
           s.lens_k = {1100, 5, 640};
         }
-        SCOPED_TRACE(std::string("overlap=") + overlap + " pingpong=" + pingpong);
+        SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n);
         with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
       }
   }
-  unsetenv("FLASHATTN_SM90_OVERLAP");
   unsetenv("FLASHATTN_SM90_PINGPONG");
+  unsetenv("FLASHATTN_SM90_BLOCKN");
 }
 
 // sm90 and sm80 on the same inputs: both within the tolerance rule of the reference and of

@@ -3,12 +3,9 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <int kD_, int kBlockN_, int kStages_ = 2, bool kOverlap_ = false>
+template <int kD_, int kBlockN_, int kStages_ = 2>
 struct Fwd90Config {
   static constexpr int kD = kD_;  // head_dim tier = head_dim_v tier
-  // Overlap inside a consumer warpgroup: S_{i+1} = Q K^T and P_i V_i on the tensor cores while
-  // the softmax of S_{i+1} runs (one more S accumulator of registers). Off until measured.
-  static constexpr bool kOverlap = kOverlap_;
   static constexpr int kBlockM = 128;  // two consumer warpgroups of 64 rows
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
@@ -25,16 +22,15 @@ struct Fwd90Config {
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
 };
 
-// Tile shapes per tier: S and O of one consumer warpgroup (64 rows) must fit its 240 registers,
-// and Q plus two K/V stages the 227 KB of shared memory (head_dim 192: 48 + 4 x 24 KB).
-constexpr int fwd90_block_n(int head_dim_tier) { return head_dim_tier <= 128 ? 128 : 64; }
-// The deepest K/V ring (at most 4 stages) that fits beside Q in Hopper's 227 KB.
-constexpr int fwd90_max_stages(int head_dim_tier) {
-  const int panels = (head_dim_tier + 63) / 64, kv = panels * fwd90_block_n(head_dim_tier) * 128;
-  const int room = (227 * 1024 - 2048 - panels * 128 * 128) / (2 * kv);
-  return room < 2 ? 2 : (room > 4 ? 4 : room);
+// Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)
+// must fit its 240 registers, and Q plus two K/V stages the 227 KB of shared memory.
+// narrow: 128 keys up to head_dim 128, else 64; wide (under measurement, FLASHATTN_SM90_BLOCKN=wide):
+// 192 / 128 / 176 / 96 / 80 keys for head_dim 64 / 96 / 128 / 192 / 256.
+constexpr int fwd90_block_n(int head_dim_tier, bool wide = false) {
+  if (!wide) return head_dim_tier <= 128 ? 128 : 64;
+  return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : head_dim_tier <= 192 ? 96 : 80;
 }
-template <int kD>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD)>;
+template <int kD, bool kWide = false>
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kWide)>;
 
 }  // namespace flashattn::cuda::sm90

@@ -6,11 +6,12 @@
 // The softmax, mask, score modifiers and dropout are the ones of src/semantics, applied exactly
 // as the sm80 kernel applies them (scores in log2 units, exp2, the same finalize).
 //
-// Status: first version. On the H200 (run 11, bench/NOTES.md) it ran to completion (no hang,
-// guard bands intact) but S was wrong: the descriptors were given panel sizes in bytes where
-// they took rows (fixed after the run, by review, not yet re-run). Until tests/cuda/test_sm90.cc
-// passes the selector takes this path only with FLASHATTN_EXPERIMENTAL_SM90=1;
-// tests/cuda/sm90_probe.cu checks TMA, the S and the P V stages in isolation.
+// Scheduling inside a consumer warpgroup: S_{i+1} = Q K_{i+1}^T and P_i V_i are in flight on
+// the tensor cores while the softmax of S_{i+1} runs; between the two consumer warpgroups:
+// ping-pong (named barriers), so one's softmax runs while the other's GEMMs hold the tensor
+// cores (FwdParams90::pingpong; FLASHATTN_SM90_PINGPONG=0 turns it off for comparison).
+// Validated on the H200 (bench/NOTES.md, session 4): tests/cuda/test_sm90.cc,
+// tests/cuda/sm90_probe.cu (TMA, the S and the P V stages in isolation).
 #pragma once
 
 #include <cuda.h>
@@ -37,9 +38,11 @@ struct FwdParams90 {
   FwdParams p;
   // q, k, v as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
   CUtensorMap tma_q, tma_k, tma_v;
-  // Overlap configurations only: the two consumer warpgroups take turns issuing their GEMMs
-  // (named barriers 1 and 2), so one's softmax runs while the other's GEMMs hold the tensor cores.
-  int pingpong = 0;
+  // The two consumer warpgroups take turns issuing their GEMMs (named barriers 1 and 2), so
+  // one's softmax runs while the other's GEMMs hold the tensor cores.
+  int pingpong = 1;
+  // Which key-block size of the tier runs (config.h fwd90_block_n): 0 narrow, 1 wide.
+  int wide = 0;
 };
 
 template <typename T, typename C, bool kExtras>
@@ -235,15 +238,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       row_sum[hf] = row_sum[hf] * alpha[hf] + sum;
       // Dropout after the row sum: the normalizer counts every weight, kept or not.
       if (kExtras && p.dropout.enabled()) {
-        // Philox in a rolled loop into a register mask, applied unrolled: indexing s with a
-        // run-time index would move it to local memory.
-        static_assert(2 * (kBlockN / 8) <= 32, "one 32-bit keep mask per row");
-        const uint32_t keep_mask = p.dropout.keep_mask_pairs(bh_dropout, m0 + row0 + hf * 8, n0 + 2 * tq, kBlockN / 8);
+        // Philox in a rolled loop into a register mask (16 column pairs at a time), applied
+        // unrolled: indexing s with a run-time index would move it to local memory.
+        constexpr int kPairs = kBlockN / 8;
 #pragma unroll
-        for (int t = 0; t < kBlockN / 8; ++t)
+        for (int ch = 0; ch < (kPairs + 15) / 16; ++ch) {
+          const int pairs = kPairs - 16 * ch < 16 ? kPairs - 16 * ch : 16;
+          const uint32_t keep_mask =
+              p.dropout.keep_mask_pairs(bh_dropout, m0 + row0 + hf * 8, n0 + 128 * ch + 2 * tq, pairs);
 #pragma unroll
-          for (int e = 0; e < 2; ++e)
-            if (!((keep_mask >> (2 * t + e)) & 1u)) s[4 * t + 2 * hf + e] = 0.0f;
+          for (int t = 0; t < 16; ++t)
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (16 * ch + t < kPairs && !((keep_mask >> (2 * t + e)) & 1u)) s[4 * (16 * ch + t) + 2 * hf + e] = 0.0f;
+        }
       }
     }
   };
@@ -269,24 +277,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   float acc_s[kNS];
   float alpha[2];
-  if constexpr (!C::kOverlap) {
-    // One block at a time: S_i, softmax, P_i V_i.
-    for (int i = 0; i < n_count; ++i) {
-      issue_s(i, acc_s);
-      wgmma_wait<0>();
-      reg_fence(acc_s);
-      release_k(i);
-      softmax(i, acc_s, alpha);
-      rescale_o(alpha);
-      pack_p(acc_s);
-      issue_pv(i);
-      wgmma_wait<0>();
-      reg_fence(acc_o);
-      release_v(i);
-    }
-  } else {
-    // S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the softmax of S_i while
-    // P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that product has landed.
+  {
+    // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
+    // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
+    // product has landed.
     // Ping-pong: each of the n_count + 1 GEMM issues of a warpgroup waits for its turn (named
     // barrier 1 + cw, 256 threads: its own sync and the other warpgroup's arrival) and then hands
     // the turn over. Warpgroup 0 goes first (warpgroup 1 arrives once up front); warpgroup 1's

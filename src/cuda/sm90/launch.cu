@@ -115,12 +115,16 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
-  const int block_n = sm90::fwd90_block_n(kernel.head_dim);
+  // Comparison knobs while the tile shapes are measured: FLASHATTN_SM90_BLOCKN=wide (the wide
+  // key blocks of config.h), FLASHATTN_SM90_PINGPONG=0 (no ping-pong between the consumers).
+  const char* wide = std::getenv("FLASHATTN_SM90_BLOCKN");
+  P.wide = wide != nullptr && wide[0] == 'w';
+  const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
+  P.pingpong = !(pp != nullptr && pp[0] == '0');
+  const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.wide != 0);
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
-  const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");  // with FLASHATTN_SM90_OVERLAP=1 (launch.h)
-  P.pingpong = pp != nullptr && pp[0] == '1';
   kernel.launch(&P, context.cuda_stream);
 }
 

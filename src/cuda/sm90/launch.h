@@ -4,8 +4,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstdlib>
-
 #include "cuda/sm80/check.h"
 #include "cuda/sm90/fwd_kernel.h"
 
@@ -35,19 +33,8 @@ template <typename T, int kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  // FLASHATTN_SM90_OVERLAP=1: the intra-warpgroup overlap variant, for comparison while the path
-  // is experimental (FLASHATTN_EXPERIMENTAL_SM90); the measured winner becomes the one kernel.
-  const char* overlap = std::getenv("FLASHATTN_SM90_OVERLAP");
-  const char* stages = std::getenv("FLASHATTN_SM90_STAGES");  // "max": the deepest ring that fits
-  if (overlap != nullptr && overlap[0] == '1') {
-    constexpr int kN = Fwd90ConfigFor<kD>::kBlockN, kMax = fwd90_max_stages(kD);
-    if (kMax > 2 && stages != nullptr && stages[0] == 'm')
-      launch_fwd90_extras<T, Fwd90Config<kD, kN, kMax, true>>(P, s);
-    else
-      launch_fwd90_extras<T, Fwd90Config<kD, kN, 2, true>>(P, s);
-  } else {
-    launch_fwd90_extras<T, Fwd90ConfigFor<kD>>(P, s);
-  }
+  if (P.wide) launch_fwd90_extras<T, Fwd90ConfigFor<kD, true>>(P, s);
+  else launch_fwd90_extras<T, Fwd90ConfigFor<kD>>(P, s);
 }
 
 }  // namespace flashattn::cuda::sm90

@@ -95,7 +95,7 @@ if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
     set_target_properties(flashattn_sm90_probe PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
     target_link_libraries(flashattn_sm90_probe PRIVATE flashattn CUDA::cudart)
   endif()
-  message(STATUS "flashattn: sm90 path ON (sm_90a; FLASHATTN_EXPERIMENTAL_SM90=1 selects it until validated)")
+  message(STATUS "flashattn: sm90 path ON (sm_90a; the forward on H100/H200, FLASHATTN_DISABLE_SM90=1 turns it off)")
 endif()
 
 if(FLASHATTN_BUILD_TESTS)

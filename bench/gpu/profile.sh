@@ -3,7 +3,7 @@
 # kernels and on FlashAttention-2's (torch SDPA) for the same shape (bf16, the standard shapes of
 # shared/ANCHORS.md), side by side: speed of light, warp stalls, memory and instruction mix (with
 # --print-details all: the executed-instruction mix per opcode and the stall reasons).
-# Environment (e.g. FLASHATTN_EXPERIMENTAL_SM90=1) passes through to our program. Used for
+# Environment (e.g. FLASHATTN_DISABLE_SM90=1) passes through to our program. Used for
 # bench/NOTES.md session 3: instructions 3.14G vs FA2's 2.12G pointed at the per-step overhead.
 set -u
 BUILD=$1 OUTD=$2 HD=${3:-128} SEQ=${4:-8192} PASS=${5:-bwd}

@@ -47,8 +47,7 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
 // 128, 192, 256 (head_dim == head_dim_v).
 // Its KernelEntry::launch takes sm90::FwdParams90 (tensor maps included), built by sm90_forward.
 const KernelEntry* sm90_kernels(int* count);
-// FLASHATTN_EXPERIMENTAL_SM90=1 in the environment: the path is new and runs only on request
-// until it has passed the CUDA test grid on an H100/H200.
+// The default forward on sm_90 devices; FLASHATTN_DISABLE_SM90=1 in the environment turns it off.
 bool sm90_enabled();
 // TMA can load the operands (16-byte aligned bases and strides), head_dim == head_dim_v.
 bool sm90_eligible(const Problem& p);

@@ -140,11 +140,11 @@ struct GpuCase {
 };
 
 // The forward path a problem should take: "cuda-sm80", or "cuda-sm90" where the caller expects
-// the Hopper kernel (tests/cuda/test_sm90.cc). With FLASHATTN_EXPERIMENTAL_SM90=1 in the
-// environment the grid of test_cuda.cc accepts either.
+// the Hopper kernel (tests/cuda/test_sm90.cc). Unless FLASHATTN_DISABLE_SM90=1 the grid of
+// test_cuda.cc accepts either (the sm90 forward is the default on sm_90 devices).
 inline bool sm90_requested() {
-  const char* v = std::getenv("FLASHATTN_EXPERIMENTAL_SM90");
-  return v != nullptr && v[0] == '1';
+  const char* v = std::getenv("FLASHATTN_DISABLE_SM90");
+  return !(v != nullptr && v[0] == '1');
 }
 
 // The foundation's checks (harness.h) on results computed on the GPU and downloaded into the

@@ -1,6 +1,6 @@
-// The sm90 (Hopper) forward path: the foundation grid and options with the path forced on
-// (FLASHATTN_EXPERIMENTAL_SM90=1, which is how the selector is asked for it until it is the
-// default), each result checked against the double-precision reference with the tolerance rule,
+// The sm90 (Hopper) forward path: the foundation grid and options on the path (the default on
+// sm_90; FLASHATTN_DISABLE_SM90=1 turns it off for the agreement test), each result checked
+// against the double-precision reference with the tolerance rule,
 // and sm90 against sm80 on the same inputs. Skips with a message without an sm_90 GPU or when
 // the build has no sm90 path.
 #include <cuda_runtime.h>
@@ -15,13 +15,13 @@ namespace {
 // Runs `f` with the sm90 path requested, restoring the environment afterwards.
 template <typename F>
 void with_sm90(bool on, F&& f) {
-  const char* old = std::getenv("FLASHATTN_EXPERIMENTAL_SM90");
+  const char* old = std::getenv("FLASHATTN_DISABLE_SM90");
   const std::string saved = old != nullptr ? old : "";
-  if (on) setenv("FLASHATTN_EXPERIMENTAL_SM90", "1", 1);
-  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90");
+  if (on) unsetenv("FLASHATTN_DISABLE_SM90");
+  else setenv("FLASHATTN_DISABLE_SM90", "1", 1);
   f();
-  if (old != nullptr) setenv("FLASHATTN_EXPERIMENTAL_SM90", saved.c_str(), 1);
-  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90");
+  if (old != nullptr) setenv("FLASHATTN_DISABLE_SM90", saved.c_str(), 1);
+  else unsetenv("FLASHATTN_DISABLE_SM90");
 }
 
 // Skips unless the device is sm_90 and this build routes an eligible problem to the sm90 path.
@@ -164,38 +164,44 @@ TEST(Sm90, Options) {
   }
 }
 
-// The kernel variants under comparison (FLASHATTN_SM90_PINGPONG, FLASHATTN_SM90_BLOCKN): every
-// one must be right before its speed counts.
-TEST(Sm90, Variants) {
-  REQUIRE_SM90();
-  const std::pair<const char*, const char*> variants[] = {{"0", "narrow"}, {"1", "narrow"}, {"1", "wide"}};
-  for (auto [pingpong, block_n] : variants) {
-    setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
-    setenv("FLASHATTN_SM90_BLOCKN", block_n, 1);
-    for (int d : {64, 96, 128, 192, 256})
-      for (int variant = 0; variant < 4; ++variant) {
-        Spec s;
-        s.dtype = variant % 2 ? DType::Float16 : DType::BFloat16;
-        s.head_dim = d;
-        s.seqlen_q = 700;
-        s.seqlen_k = 1100;
-        s.heads = 4;
-        s.heads_kv = 2;
-        s.causal = variant >= 2;
-        s.dropout = variant == 3 ? 0.1f : 0.0f;
-        s.backend = Backend::Cuda;
-        s.seed = uint64_t(d * 10 + variant);
-        if (variant == 1) {
-          s.batch = 3;
-          s.lens_q = {1, 700, 333};
-          s.lens_k = {1100, 5, 640};
-        }
-        SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n);
-        with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+// The kernel variants under comparison (FLASHATTN_SM90_PINGPONG=0, FLASHATTN_SM90_BLOCKN=alt):
+// every one must be right before its speed counts (the default is the grid's).
+void check_variant(const char* pingpong, const char* block_n) {
+  setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
+  setenv("FLASHATTN_SM90_BLOCKN", block_n, 1);
+  for (int d : {64, 96, 128, 192, 256})
+    for (int variant = 0; variant < 4; ++variant) {
+      Spec s;
+      s.dtype = variant % 2 ? DType::Float16 : DType::BFloat16;
+      s.head_dim = d;
+      s.seqlen_q = 700;
+      s.seqlen_k = 1100;
+      s.heads = 4;
+      s.heads_kv = 2;
+      s.causal = variant >= 2;
+      s.dropout = variant == 3 ? 0.1f : 0.0f;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(d * 10 + variant);
+      if (variant == 1) {
+        s.batch = 3;
+        s.lens_q = {1, 700, 333};
+        s.lens_k = {1100, 5, 640};
       }
-  }
+      SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n);
+      with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+    }
   unsetenv("FLASHATTN_SM90_PINGPONG");
   unsetenv("FLASHATTN_SM90_BLOCKN");
+}
+
+TEST(Sm90, VariantWithoutPingpong) {
+  REQUIRE_SM90();
+  check_variant("0", "default");
+}
+
+TEST(Sm90, VariantAlternativeKeyBlocks) {
+  REQUIRE_SM90();
+  check_variant("1", "alt");
 }
 
 // sm90 and sm80 on the same inputs: both within the tolerance rule of the reference and of

@@ -24,13 +24,14 @@ struct Fwd90Config {
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)
 // must fit its 240 registers, and Q plus two K/V stages the 227 KB of shared memory.
-// narrow: 128 keys up to head_dim 128, else 64; wide (under measurement, FLASHATTN_SM90_BLOCKN=wide):
-// 192 / 128 / 176 / 96 / 80 keys for head_dim 64 / 96 / 128 / 192 / 256.
-constexpr int fwd90_block_n(int head_dim_tier, bool wide = false) {
-  if (!wide) return head_dim_tier <= 128 ? 128 : 64;
-  return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : head_dim_tier <= 192 ? 96 : 80;
+// Default: 128 keys up to head_dim 128, 64 at 192, 80 at 256 (H200, session 4: 80 beat 64 at
+// head_dim 256 by 5-8%; 192 and 176 lost to 128 at head_dim 64 and 128). The alternative
+// (FLASHATTN_SM90_BLOCKN=alt, for measurements): 192 / 128 / 176 / 96 / 64.
+constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
+  if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 64 : 80;
+  return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : head_dim_tier <= 192 ? 96 : 64;
 }
-template <int kD, bool kWide = false>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kWide)>;
+template <int kD, bool kAlt = false>
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt)>;
 
 }  // namespace flashattn::cuda::sm90

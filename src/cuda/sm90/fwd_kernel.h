@@ -41,8 +41,8 @@ struct FwdParams90 {
   // The two consumer warpgroups take turns issuing their GEMMs (named barriers 1 and 2), so
   // one's softmax runs while the other's GEMMs hold the tensor cores.
   int pingpong = 1;
-  // Which key-block size of the tier runs (config.h fwd90_block_n): 0 narrow, 1 wide.
-  int wide = 0;
+  // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
+  int alt = 0;
 };
 
 template <typename T, typename C, bool kExtras>

@@ -33,7 +33,7 @@ template <typename T, int kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (P.wide) launch_fwd90_extras<T, Fwd90ConfigFor<kD, true>>(P, s);
+  if (P.alt) launch_fwd90_extras<T, Fwd90ConfigFor<kD, true>>(P, s);
   else launch_fwd90_extras<T, Fwd90ConfigFor<kD>>(P, s);
 }
 

@@ -127,7 +127,7 @@ TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
   check_tier<128>(104);
   check_tier<192>(192);
   check_tier<256>(256);
-  // The alternative key blocks (192 / 128 / 176 / 96 / 64 keys).
+  // The alternative key blocks (192 / 128 / 176 / 64 / 64 keys).
   check_tier<64, true>(64);
   check_tier<96, true>(96);
   check_tier<128, true>(128);

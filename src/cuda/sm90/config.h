@@ -24,12 +24,13 @@ struct Fwd90Config {
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)
 // must fit its 240 registers, and Q plus two K/V stages the 227 KB of shared memory.
-// Default: 128 keys up to head_dim 128, 64 at 192, 80 at 256 (H200, session 4: 80 beat 64 at
-// head_dim 256 by 5-8%; 192 and 176 lost to 128 at head_dim 64 and 128). The alternative
-// (FLASHATTN_SM90_BLOCKN=alt, for measurements): 192 / 128 / 176 / 96 / 64.
+// Default: 128 keys up to head_dim 128, 96 at 192, 80 at 256 (H200, session 4, seqlen 8k: 80
+// beat 64 at head_dim 256 by 4-8%, 96 beat 64 at 192 by 11%; 192 and 176 lost to 128 at head_dim
+// 64 and 128). The alternative (FLASHATTN_SM90_BLOCKN=alt, for measurements): 192 / 128 / 176 /
+// 64 / 64.
 constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
-  if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 64 : 80;
-  return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : head_dim_tier <= 192 ? 96 : 64;
+  if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 96 : 80;
+  return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : 64;
 }
 template <int kD, bool kAlt = false>
 using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt)>;

@@ -164,11 +164,13 @@ TEST(Sm90, Options) {
   }
 }
 
-// The kernel variants under comparison (FLASHATTN_SM90_PINGPONG=0, FLASHATTN_SM90_BLOCKN=alt):
-// every one must be right before its speed counts (the default is the grid's).
-void check_variant(const char* pingpong, const char* block_n) {
+// The kernel variants under comparison (FLASHATTN_SM90_PINGPONG=0, FLASHATTN_SM90_BLOCKN=alt,
+// FLASHATTN_SM90_PERSISTENT=1): every one must be right before its speed counts (the default is
+// the grid's).
+void check_variant(const char* pingpong, const char* block_n, const char* persistent = "0") {
   setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
   setenv("FLASHATTN_SM90_BLOCKN", block_n, 1);
+  setenv("FLASHATTN_SM90_PERSISTENT", persistent, 1);
   for (int d : {64, 96, 128, 192, 256})
     for (int variant = 0; variant < 4; ++variant) {
       Spec s;
@@ -187,11 +189,12 @@ void check_variant(const char* pingpong, const char* block_n) {
         s.lens_q = {1, 700, 333};
         s.lens_k = {1100, 5, 640};
       }
-      SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n);
+      SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n + " persistent=" + persistent);
       with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
     }
   unsetenv("FLASHATTN_SM90_PINGPONG");
   unsetenv("FLASHATTN_SM90_BLOCKN");
+  unsetenv("FLASHATTN_SM90_PERSISTENT");
 }
 
 TEST(Sm90, VariantWithoutPingpong) {
@@ -202,6 +205,41 @@ TEST(Sm90, VariantWithoutPingpong) {
 TEST(Sm90, VariantAlternativeKeyBlocks) {
   REQUIRE_SM90();
   check_variant("1", "alt");
+}
+
+TEST(Sm90, VariantPersistent) {
+  REQUIRE_SM90();
+  check_variant("1", "default", "1");
+  check_variant("0", "default", "1");
+}
+
+// A persistent grid with more tiles than SMs: each CTA walks several tiles (Q reloaded, the K/V
+// ring and the ping-pong turns carried over), causal (longest first) and not, varlen with empty
+// and short sequences among long ones.
+TEST(Sm90, PersistentManyTiles) {
+  REQUIRE_SM90();
+  setenv("FLASHATTN_SM90_PERSISTENT", "1", 1);
+  for (int d : {64, 128, 256})
+    for (int variant = 0; variant < 3; ++variant) {
+      Spec s;
+      s.dtype = DType::BFloat16;
+      s.head_dim = d;
+      s.batch = 4;
+      s.heads = 8;
+      s.heads_kv = 4;
+      s.seqlen_q = 1000;
+      s.seqlen_k = 300;
+      s.causal = variant == 1;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(d * 100 + variant);
+      if (variant == 2) {
+        s.lens_q = {1000, 0, 77, 900};
+        s.lens_k = {300, 20, 0, 280};
+      }
+      SCOPED_TRACE("persistent, variant " + std::to_string(variant));
+      with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+    }
+  unsetenv("FLASHATTN_SM90_PERSISTENT");
 }
 
 // sm90 and sm80 on the same inputs: both within the tolerance rule of the reference and of

@@ -67,6 +67,7 @@ struct SeqInfo {
   int seqlen_q = 0, seqlen_k = 0;
   int64_t row_global_q = 0;  // first row of this sequence in (total_q) workspaces
 
+  SeqInfo() = default;
   __device__ __forceinline__ SeqInfo(const FwdParams& p, int b) {
     if (p.cu_seqlens_q != nullptr) {
       row_begin_q = p.cu_seqlens_q[b];

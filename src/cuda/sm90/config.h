@@ -15,7 +15,8 @@ struct Fwd90Config {
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesKV = kPanels * kPanelKV;
   static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesKV;
   static constexpr int kOffBar = kOffV + kStages * kBytesKV;
-  static constexpr int kSmemBytes = kOffBar + (1 + 4 * kStages) * 8 + 1024;  // +1024: alignment slack
+  // Barriers: Q full and empty, K and V full and empty per stage; +1024: alignment slack.
+  static constexpr int kSmemBytes = kOffBar + (2 + 4 * kStages) * 8 + 1024;
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
   static_assert(kD % 32 == 0 && kD <= 256, "wgmma N = head_dim (a multiple of 32 here)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");

@@ -43,6 +43,9 @@ struct FwdParams90 {
   int pingpong = 1;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;
+  // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
+  int persistent = 0;
+  int sm_count = 0;
 };
 
 template <typename T, typename C, bool kExtras>
@@ -56,34 +59,57 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
   uint64_t* q_full = bar;
-  uint64_t* k_full = bar + 1;
+  uint64_t* q_empty = bar + 1;  // Q may be overwritten (the next tile's)
+  uint64_t* k_full = bar + 2;
   uint64_t* v_full = k_full + kStages;
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
 
-  // Tile: the last query block first (under a causal mask it sees the most keys).
-  const int64_t bid = blockIdx.x;
-  const int m_block = p.num_m_blocks - 1 - int(bid % p.num_m_blocks);
-  const int64_t bh = bid / p.num_m_blocks;
-  const int b = int(bh / p.num_heads), h = int(bh % p.num_heads);
-  const SeqInfo seq(p, b);
-  const int m0 = m_block * kBlockM;
-  if (m0 >= seq.seqlen_q) return;  // uniform over the CTA, before any barrier
-  const int rows = min(kBlockM, seq.seqlen_q - m0);
-  const int hk = h / p.group;
-  const semantics::Mask mask =
-      semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-  int key_lo, key_hi;
-  mask.key_range(m0, m0 + rows, &key_lo, &key_hi);
-  const int n_lo = key_lo / kBlockN;
-  const int n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
-  const int n_count = n_hi - n_lo;
-  // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
-  const int qb = p.cu_seqlens_q != nullptr ? 0 : b, kb = p.cu_seqlens_k != nullptr ? 0 : b;
-  const int q_row = int(seq.row_begin_q) + m0, k_row0 = int(seq.row_begin_k);
+  // Tiles (query block, batch, head): a persistent grid walks t = blockIdx.x, + gridDim.x, ...
+  // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile).
+  // Causal: the last query blocks of every head first (they see the most keys: longest first);
+  // otherwise the query blocks of one head together (they share K and V in L2). Every warpgroup
+  // walks the same sequence, so producer and consumers agree on each tile.
+  const int64_t bh_count = int64_t(p.batch) * p.num_heads;
+  const int64_t num_tiles = bh_count * p.num_m_blocks;
+  int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
+  SeqInfo seq;
+  semantics::Mask mask;
+  // Loads tile t into the variables above; false when its query block is past its sequence.
+  auto load_tile = [&](int64_t t) {
+    int m_block;
+    int64_t bh;
+    if (p.causal) {
+      m_block = p.num_m_blocks - 1 - int(t / bh_count);
+      bh = t % bh_count;
+    } else {
+      m_block = p.num_m_blocks - 1 - int(t % p.num_m_blocks);
+      bh = t / p.num_m_blocks;
+    }
+    b = int(bh / p.num_heads);
+    h = int(bh % p.num_heads);
+    seq = SeqInfo(p, b);
+    m0 = m_block * kBlockM;
+    if (m0 >= seq.seqlen_q) return false;
+    rows = min(kBlockM, seq.seqlen_q - m0);
+    hk = h / p.group;
+    mask = semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+    int key_lo, key_hi;
+    mask.key_range(m0, m0 + rows, &key_lo, &key_hi);
+    const int n_lo = key_lo / kBlockN;
+    n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
+    n_count = n_hi - n_lo;
+    // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
+    qb = p.cu_seqlens_q != nullptr ? 0 : b;
+    kb = p.cu_seqlens_k != nullptr ? 0 : b;
+    q_row = int(seq.row_begin_q) + m0;
+    k_row0 = int(seq.row_begin_k);
+    return true;
+  };
 
   if (threadIdx.x == 0) {
     mbar_init(q_full, 1);
+    mbar_init(q_empty, 2);  // one arrival per consumer warpgroup
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
       mbar_init(v_full + s, 1);
@@ -104,27 +130,34 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       prefetch_tensor_map(&P.tma_q);
       prefetch_tensor_map(&P.tma_k);
       prefetch_tensor_map(&P.tma_v);
-      mbar_arrive_expect_tx(q_full, C::kBytesQ);
-#pragma unroll
-      for (int pn = 0; pn < C::kPanels; ++pn)
-        tma_load_4d(smem + pn * C::kPanelQ, &P.tma_q, q_full, pn * 64, q_row, h, qb);
-      // Key blocks from the last to the first: the masked diagonal block comes first.
-      for (int i = 0; i < n_count; ++i) {
-        const int n = n_hi - 1 - i;
-        const int st = i % kStages;
-        const uint32_t phase = (i / kStages) & 1;
-        unsigned char* sK = smem + C::kOffK + st * C::kBytesKV;
-        unsigned char* sV = smem + C::kOffV + st * C::kBytesKV;
-        if (i >= kStages) mbar_wait(k_empty + st, phase ^ 1);
-        mbar_arrive_expect_tx(k_full + st, C::kBytesKV);
+      // it: key blocks loaded so far over all tiles (ring stage it % kStages); tiles: Q loads.
+      int it = 0, tiles = 0;
+      for (int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+        if (!load_tile(t)) continue;
+        if (tiles > 0) mbar_wait(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
+        ++tiles;
+        mbar_arrive_expect_tx(q_full, C::kBytesQ);
 #pragma unroll
         for (int pn = 0; pn < C::kPanels; ++pn)
-          tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
-        if (i >= kStages) mbar_wait(v_empty + st, phase ^ 1);
-        mbar_arrive_expect_tx(v_full + st, C::kBytesKV);
+          tma_load_4d(smem + pn * C::kPanelQ, &P.tma_q, q_full, pn * 64, q_row, h, qb);
+        // Key blocks from the last to the first: the masked diagonal block comes first.
+        for (int i = 0; i < n_count; ++i, ++it) {
+          const int n = n_hi - 1 - i;
+          const int st = it % kStages;
+          const uint32_t phase = (it / kStages) & 1;
+          unsigned char* sK = smem + C::kOffK + st * C::kBytesKV;
+          unsigned char* sV = smem + C::kOffV + st * C::kBytesKV;
+          if (it >= kStages) mbar_wait(k_empty + st, phase ^ 1);
+          mbar_arrive_expect_tx(k_full + st, C::kBytesKV);
 #pragma unroll
-        for (int pn = 0; pn < C::kPanels; ++pn)
-          tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+          for (int pn = 0; pn < C::kPanels; ++pn)
+            tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+          if (it >= kStages) mbar_wait(v_empty + st, phase ^ 1);
+          mbar_arrive_expect_tx(v_full + st, C::kBytesKV);
+#pragma unroll
+          for (int pn = 0; pn < C::kPanels; ++pn)
+            tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+        }
       }
     }
     return;
@@ -139,26 +172,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int gr = lane / 4, tq = lane % 4;
   const int row0 = cw * 64 + warp * 16 + gr;  // this thread's rows: row0 and row0 + 8
 
-  semantics::ScoreMod<float> mod;
+  semantics::ScoreMod<float> mod;  // per tile: the ALiBi slope and the diagonal
   if constexpr (kExtras) {
     mod.scale = p.scale;
     mod.softcap = p.softcap;
-    mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-    mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
   }
-  const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
+  uint64_t bh_dropout = 0;
 
   float acc_o[kNO];
-#pragma unroll
-  for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
-  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};  // row_max in log2 units
+  float row_max[2], row_sum[2];  // row_max in log2 units
 
   const uint32_t sQ = smem_addr(smem) + uint32_t(cw) * 64u * 128u;  // this warpgroup's 64 rows
-  mbar_wait(q_full, 0);
 
-  // The steps of one key block i (block n_hi - 1 - i, ring stage i % kStages).
-  auto stage_of = [&](int i) { return i % kStages; };
-  auto phase_of = [&](int i) { return uint32_t(i / kStages) & 1u; };
+  // The steps of the tile's key block i (block n_hi - 1 - i; it0 + i over all tiles of this CTA
+  // picks the ring stage, as in the producer).
+  int it0 = 0;
+  auto stage_of = [&](int i) { return (it0 + i) % kStages; };
+  auto phase_of = [&](int i) { return uint32_t((it0 + i) / kStages) & 1u; };
   // S_i = Q K_i^T, issued (asynchronous until the next wgmma_wait).
   auto issue_s = [&](int i, float (&s)[kNS]) {
     const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(i) * C::kBytesKV);
@@ -184,8 +214,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
     wgmma_commit();
   };
+  // K_i has been read (S_i complete); after the tile's last S, Q too: the producer may load the
+  // next tile's Q while this one's last P V and epilogue run.
   auto release_k = [&](int i) {
-    if (tid == 0) mbar_arrive(k_empty + stage_of(i));
+    if (tid == 0) {
+      mbar_arrive(k_empty + stage_of(i));
+      if (i == n_count - 1) mbar_arrive(q_empty);
+    }
   };
   auto release_v = [&](int i) {
     if (tid == 0) mbar_arrive(v_empty + stage_of(i));
@@ -277,24 +312,36 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   float acc_s[kNS];
   float alpha[2];
-  {
-    // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
-    // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
-    // product has landed.
-    // Ping-pong: each of the n_count + 1 GEMM issues of a warpgroup waits for its turn (named
-    // barrier 1 + cw, 256 threads: its own sync and the other warpgroup's arrival) and then hands
-    // the turn over. Warpgroup 0 goes first (warpgroup 1 arrives once up front); warpgroup 1's
-    // last hand-over is left out, so that no barrier phase stays open at exit.
-    const bool pingpong = P.pingpong != 0;
-    int turns_left = n_count + 1;
-    auto my_turn = [&] {
-      if (pingpong) named_bar_sync(1 + cw, 256);
-    };
-    auto hand_over = [&] {
-      --turns_left;
-      if (pingpong && (cw == 0 || turns_left > 0)) named_bar_arrive(2 - cw, 256);
-    };
-    if (pingpong && cw == 1 && n_count > 0) named_bar_arrive(1, 256);
+  // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
+  // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
+  // product has landed.
+  // Ping-pong: each GEMM issue of a warpgroup (n_count + 1 a tile) waits for its turn (named
+  // barrier 1 + cw, 256 threads: its own sync and the other warpgroup's arrival) and then hands
+  // the turn over. Warpgroup 0 goes first (warpgroup 1 arrives once up front); after the last
+  // tile warpgroup 0 takes the turn warpgroup 1 handed it last, so no barrier phase stays open.
+  const bool pingpong = P.pingpong != 0;
+  auto my_turn = [&] {
+    if (pingpong) named_bar_sync(1 + cw, 256);
+  };
+  auto hand_over = [&] {
+    if (pingpong) named_bar_arrive(2 - cw, 256);
+  };
+  if (pingpong && cw == 1) named_bar_arrive(1, 256);
+
+  int tiles = 0;
+  for (int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+    if (!load_tile(t)) continue;
+    if constexpr (kExtras) {
+      mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+      mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+    }
+    bh_dropout = uint64_t(b) * p.num_heads + h;
+#pragma unroll
+    for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
+    row_max[0] = row_max[1] = -INFINITY;
+    row_sum[0] = row_sum[1] = 0.0f;
+    mbar_wait(q_full, tiles & 1);
+
     if (n_count > 0) {
       my_turn();
       issue_s(0, acc_s);
@@ -328,34 +375,38 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       reg_fence(acc_o);
       release_v(n_count - 1);
     }
-  }
+    if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
+    ++tiles;
+    it0 += n_count;
 
-  // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only).
-  const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
-  T* gO = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + m0) * p.out.row_stride +
-          h * p.out.head_stride;
+    // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only).
+    const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+    T* gO = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + m0) * p.out.row_stride +
+            h * p.out.head_stride;
 #pragma unroll
-  for (int hf = 0; hf < 2; ++hf) {
-    const float total = prim::quad_sum(row_sum[hf]);
-    float inv, lse;
-    semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
-    const float f = inv * keep_scale;
-    const int r = row0 + hf * 8;
-    if (r >= rows) continue;
-    if (p.lse != nullptr && tq == 0)
-      p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
-    T* dst = gO + r * p.out.row_stride;
+    for (int hf = 0; hf < 2; ++hf) {
+      const float total = prim::quad_sum(row_sum[hf]);
+      float inv, lse;
+      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
+      const float f = inv * keep_scale;
+      const int r = row0 + hf * 8;
+      if (r >= rows) continue;
+      if (p.lse != nullptr && tq == 0)
+        p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
+      T* dst = gO + r * p.out.row_stride;
 #pragma unroll
-    for (int t = 0; t < kD / 8; ++t) {
-      const int c = t * 8 + 2 * tq;
-      const float x0 = acc_o[4 * t + 2 * hf] * f, x1 = acc_o[4 * t + 2 * hf + 1] * f;
-      if (c + 1 < p.head_dim_v) {
-        *reinterpret_cast<uint32_t*>(dst + c) = prim::pack2(x0, x1, T());
-      } else if (c < p.head_dim_v) {
-        dst[c] = prim::from_float<T>(x0);
+      for (int ct = 0; ct < kD / 8; ++ct) {
+        const int c = ct * 8 + 2 * tq;
+        const float x0 = acc_o[4 * ct + 2 * hf] * f, x1 = acc_o[4 * ct + 2 * hf + 1] * f;
+        if (c + 1 < p.head_dim_v) {
+          *reinterpret_cast<uint32_t*>(dst + c) = prim::pack2(x0, x1, T());
+        } else if (c < p.head_dim_v) {
+          dst[c] = prim::from_float<T>(x0);
+        }
       }
     }
   }
+  if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 
 }  // namespace flashattn::cuda::sm90

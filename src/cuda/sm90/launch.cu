@@ -122,6 +122,15 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.alt = alt != nullptr && alt[0] == 'a';
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
+  // FLASHATTN_SM90_PERSISTENT=1: a persistent grid (one CTA per SM walking the tiles; the
+  // producer loads the next tile's Q and K/V while the consumers write O). Off until measured.
+  const char* persistent = std::getenv("FLASHATTN_SM90_PERSISTENT");
+  P.persistent = persistent != nullptr && persistent[0] == '1';
+  if (P.persistent) {
+    int dev = 0;
+    check(cudaGetDevice(&dev), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&P.sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  }
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);

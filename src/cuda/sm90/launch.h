@@ -12,8 +12,9 @@ namespace flashattn::cuda::sm90 {
 template <typename T, typename C, bool kExtras>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   P.p.num_m_blocks = (P.p.seqlen_q + C::kBlockM - 1) / C::kBlockM;
-  const int64_t blocks = int64_t(P.p.num_m_blocks) * P.p.batch * P.p.num_heads;
-  if (blocks == 0) return;
+  const int64_t tiles = int64_t(P.p.num_m_blocks) * P.p.batch * P.p.num_heads;
+  if (tiles == 0) return;
+  const int64_t blocks = P.persistent && P.sm_count > 0 && P.sm_count < tiles ? P.sm_count : tiles;
   check_grid(blocks);
   auto kernel = fwd_kernel<T, C, kExtras>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),

@@ -67,13 +67,18 @@ target_compile_definitions(flashattn PRIVATE FLASHATTN_WITH_CUDA)
 target_link_libraries(flashattn PUBLIC CUDA::cudart)
 
 # The sm90 path (src/cuda/sm90: wgmma, TMA, setmaxnreg need sm_90a): built when the architectures
-# include 90 (or 90a), for its tiers (64, 96, 128, 192, 256) among FLASHATTN_HEAD_DIMS.
+# include 90 (or 90a), for its tiers (64, 96, 128, 192, 256) among FLASHATTN_HEAD_DIMS (192 brings
+# the head_dim 192 / head_dim_v 128 pair too).
 if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
   set(_fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/launch.cu)
   foreach(tier 64 96 128 192 256)
     if(tier IN_LIST FLASHATTN_HEAD_DIMS)
       list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_bf16_hdim${tier}.cu
                                    ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_fp16_hdim${tier}.cu)
+      if(tier EQUAL 192)
+        list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_bf16_hdim192_128.cu
+                                     ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_fp16_hdim192_128.cu)
+      endif()
     endif()
   endforeach()
   add_library(flashattn_cuda90 OBJECT ${_fa_sm90_sources})

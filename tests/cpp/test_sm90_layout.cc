@@ -71,9 +71,10 @@ double read_mn_major(Smem& s, uint64_t desc, int k, int n) {
   return s.at(swizzle(f.start + (n / 64) * f.lbo + (k / 8) * f.sbo + (k % 8) * 128 + (n % 64) * 2));
 }
 
-template <int kD, bool kWide = false>
-void check_tier(int head_dim) {
-  using C = Fwd90ConfigFor<kD, kWide>;
+template <int kD, bool kAlt = false, int kDv = kD>
+void check_tier(int head_dim, int head_dim_v = 0) {
+  using C = Fwd90ConfigFor<kD, kAlt, kDv>;
+  if (head_dim_v == 0) head_dim_v = head_dim;
   std::mt19937 rng(kD * 7 + head_dim);
   Smem s(C::kSmemBytes);
   const Matrix q = random_matrix(C::kBlockM, head_dim, head_dim, rng);
@@ -81,12 +82,12 @@ void check_tier(int head_dim) {
   tma_store(s, 0, q, C::kPanels, C::kPanelQ);
   for (int st = 0; st < C::kStages; ++st) {
     const Matrix k = random_matrix(C::kBlockN, head_dim, head_dim, rng);
-    const Matrix v = random_matrix(C::kBlockN, head_dim, head_dim, rng);
-    const uint32_t sK = C::kOffK + st * C::kBytesKV, sV = C::kOffV + st * C::kBytesKV;
+    const Matrix v = random_matrix(C::kBlockN, head_dim_v, head_dim_v, rng);
+    const uint32_t sK = C::kOffK + st * C::kBytesK, sV = C::kOffV + st * C::kBytesV;
     ASSERT_EQ(sK % 1024, 0u);
     ASSERT_EQ(sV % 1024, 0u);
     tma_store(s, sK, k, C::kPanels, C::kPanelKV);
-    tma_store(s, sV, v, C::kPanels, C::kPanelKV);
+    tma_store(s, sV, v, C::kPanelsV, C::kPanelKV);
     for (int cw = 0; cw < 2; ++cw) {
       const uint32_t sQ = uint32_t(cw) * 64 * 128;
       int bad_s = 0, bad_o = 0;
@@ -101,13 +102,13 @@ void check_tier(int head_dim) {
           for (int c = 0; c < head_dim; ++c) want += q[cw * 64 + m][c] * k[n][c];
           bad_s += !(got == want);
         }
-      // O = P V: k16 steps over the keys, N = kD.
+      // O = P V: k16 steps over the keys, N = kDv.
       for (int m = 0; m < 64; ++m)
-        for (int n = 0; n < kD; ++n) {
+        for (int n = 0; n < kDv; ++n) {
           double got = 0, want = 0;
           for (int kk = 0; kk < C::kBlockN / 16; ++kk)
             for (int e = 0; e < 16; ++e) got += p[m][kk * 16 + e] * read_mn_major(s, desc_mn_major(sV, C::kPanelKV, kk), e, n);
-          for (int j = 0; j < C::kBlockN; ++j) want += p[m][j] * (n < head_dim ? v[j][n] : 0.0);
+          for (int j = 0; j < C::kBlockN; ++j) want += p[m][j] * (n < head_dim_v ? v[j][n] : 0.0);
           bad_o += !(got == want);
         }
       EXPECT_EQ(bad_s, 0) << "S mismatches, tier " << kD << " head_dim " << head_dim << " stage " << st << " warpgroup " << cw;
@@ -133,6 +134,9 @@ TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
   check_tier<128, true>(128);
   check_tier<192, true>(192);
   check_tier<256, true>(256);
+  // head_dim 192 with head_dim_v 128 (V and O of two panels).
+  check_tier<192, false, 128>(192, 128);
+  check_tier<192, false, 128>(184, 120);
 }
 
 TEST(Sm90Layout, SharedMemoryFitsHopper) {
@@ -147,6 +151,7 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_LE((Fwd90ConfigFor<128, true>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<192, true>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<256, true>::kSmemBytes), 232448);
+  EXPECT_LE((Fwd90ConfigFor<192, false, 128>::kSmemBytes), 232448);
 }
 
 }  // namespace

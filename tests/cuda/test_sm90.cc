@@ -213,6 +213,34 @@ TEST(Sm90, VariantPersistent) {
   check_variant("0", "default", "1");
 }
 
+// head_dim 192 with head_dim_v 128 (the DeepSeek-style pair): its own instantiation, also with
+// padded dims, GQA, causal, varlen, softcap and a negative softmax scale (the extras kernel).
+TEST(Sm90, HeadDim192WithValue128) {
+  REQUIRE_SM90();
+  for (int variant = 0; variant < 6; ++variant) {
+    Spec s;
+    s.dtype = variant % 2 ? DType::Float16 : DType::BFloat16;
+    s.head_dim = variant == 1 ? 184 : 192;
+    s.head_dim_v = variant == 1 ? 120 : 128;
+    s.batch = 2;
+    s.seqlen_q = 333;
+    s.seqlen_k = 517;
+    s.heads = 4;
+    s.heads_kv = variant == 2 ? 1 : 4;
+    s.causal = variant == 2 || variant == 3;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(1920 + variant);
+    if (variant == 3) {
+      s.lens_q = {300, 33};
+      s.lens_k = {17, 500};
+    }
+    if (variant == 4) s.softcap = 20.0f;
+    if (variant == 5) s.softmax_scale = -0.05f;
+    SCOPED_TRACE("variant " + std::to_string(variant));
+    with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+  }
+}
+
 // A persistent grid with more tiles than SMs: each CTA walks several tiles (Q reloaded, the K/V
 // ring and the ping-pong turns carried over), causal (longest first) and not, varlen with empty
 // and short sequences among long ones.

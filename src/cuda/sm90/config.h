@@ -3,22 +3,23 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <int kD_, int kBlockN_, int kStages_ = 2>
+template <int kD_, int kBlockN_, int kStages_ = 2, int kDv_ = kD_>
 struct Fwd90Config {
-  static constexpr int kD = kD_;  // head_dim tier = head_dim_v tier
+  static constexpr int kD = kD_;    // head_dim tier (Q, K)
+  static constexpr int kDv = kDv_;  // head_dim_v tier (V, O): kD, or 128 with kD = 192
   static constexpr int kBlockM = 128;  // two consumer warpgroups of 64 rows
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kThreads = 384;
-  static constexpr int kPanels = (kD + 63) / 64;  // 64-column panels of a tile
+  static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
-  static constexpr int kBytesQ = kPanels * kPanelQ, kBytesKV = kPanels * kPanelKV;
-  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesKV;
-  static constexpr int kOffBar = kOffV + kStages * kBytesKV;
+  static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
+  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesK;
+  static constexpr int kOffBar = kOffV + kStages * kBytesV;
   // Barriers: Q full and empty, K and V full and empty per stage; +1024: alignment slack.
   static constexpr int kSmemBytes = kOffBar + (2 + 4 * kStages) * 8 + 1024;
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
-  static_assert(kD % 32 == 0 && kD <= 256, "wgmma N = head_dim (a multiple of 32 here)");
+  static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
 };
@@ -33,7 +34,7 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
   if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 96 : 80;
   return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : 64;
 }
-template <int kD, bool kAlt = false>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt)>;
+template <int kD, bool kAlt = false, int kDv = kD>
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv>;
 
 }  // namespace flashattn::cuda::sm90

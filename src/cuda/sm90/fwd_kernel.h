@@ -52,7 +52,8 @@ template <typename T, typename C, bool kExtras>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
-  constexpr int kNO = kD / 2;       // O accumulator floats a thread
+  constexpr int kDv = C::kDv;
+  constexpr int kNO = kDv / 2;      // O accumulator floats a thread
   const FwdParams& p = P.p;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
@@ -145,17 +146,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           const int n = n_hi - 1 - i;
           const int st = it % kStages;
           const uint32_t phase = (it / kStages) & 1;
-          unsigned char* sK = smem + C::kOffK + st * C::kBytesKV;
-          unsigned char* sV = smem + C::kOffV + st * C::kBytesKV;
+          unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
+          unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
           if (it >= kStages) mbar_wait(k_empty + st, phase ^ 1);
-          mbar_arrive_expect_tx(k_full + st, C::kBytesKV);
+          mbar_arrive_expect_tx(k_full + st, C::kBytesK);
 #pragma unroll
           for (int pn = 0; pn < C::kPanels; ++pn)
             tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
           if (it >= kStages) mbar_wait(v_empty + st, phase ^ 1);
-          mbar_arrive_expect_tx(v_full + st, C::kBytesKV);
+          mbar_arrive_expect_tx(v_full + st, C::kBytesV);
 #pragma unroll
-          for (int pn = 0; pn < C::kPanels; ++pn)
+          for (int pn = 0; pn < C::kPanelsV; ++pn)
             tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
         }
       }
@@ -191,7 +192,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto phase_of = [&](int i) { return uint32_t((it0 + i) / kStages) & 1u; };
   // S_i = Q K_i^T, issued (asynchronous until the next wgmma_wait).
   auto issue_s = [&](int i, float (&s)[kNS]) {
-    const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(i) * C::kBytesKV);
+    const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(i) * C::kBytesK);
     mbar_wait(k_full + stage_of(i), phase_of(i));
     reg_fence(s);  // earlier ordinary reads of these registers stay before the fence
     wgmma_fence();
@@ -203,7 +204,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // O += P_i V_i, issued; P_i is in pa.
   uint32_t pa[kBlockN / 16][4];
   auto issue_pv = [&](int i) {
-    const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(i) * C::kBytesKV);
+    const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(i) * C::kBytesV);
     mbar_wait(v_full + stage_of(i), phase_of(i));
     // Ordinary writes of the registers the wgmma reads (the rescaled O, the packed P) must come
     // before wgmma.fence: the register fences keep the compiler from sinking them past it.
@@ -211,7 +212,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     reg_fence(pa);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
+    for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kDv, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
     wgmma_commit();
   };
   // K_i has been read (S_i complete); after the tile's last S, Q too: the producer may load the
@@ -292,7 +293,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   auto rescale_o = [&](const float (&alpha)[2]) {
 #pragma unroll
-    for (int t = 0; t < kD / 8; ++t)
+    for (int t = 0; t < kDv / 8; ++t)
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         acc_o[4 * t + 2 * hf] *= alpha[hf];
@@ -395,7 +396,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
       T* dst = gO + r * p.out.row_stride;
 #pragma unroll
-      for (int ct = 0; ct < kD / 8; ++ct) {
+      for (int ct = 0; ct < kDv / 8; ++ct) {
         const int c = ct * 8 + 2 * tq;
         const float x0 = acc_o[4 * ct + 2 * hf] * f, x1 = acc_o[4 * ct + 2 * hf + 1] * f;
         if (c + 1 < p.head_dim_v) {

@@ -15,7 +15,7 @@
 
 namespace flashattn::cuda {
 namespace sm90 {
-template <typename T, int kD>
+template <typename T, int kD, int kDv>
 void launch_fwd90(const void* params, void* stream);  // src/cuda/sm90/launch.h, instantiated in fwd_*.cu
 
 namespace {
@@ -70,24 +70,25 @@ CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, in
 
 }  // namespace sm90
 
-#define FA_SM90_ENTRY(T, DT, D) \
-  {Direction::Forward, DType::DT, D, D, sm90::Fwd90ConfigFor<D>::kSmemBytes, &sm90::launch_fwd90<T, D>},
+#define FA_SM90_ENTRY(T, DT, D, DV) \
+  {Direction::Forward, DType::DT, D, DV, sm90::Fwd90ConfigFor<D, false, DV>::kSmemBytes, &sm90::launch_fwd90<T, D, DV>},
 const KernelEntry* sm90_kernels(int* count) {
   static const KernelEntry table[] = {
 #if FLASHATTN_CUDA_HDIM_64
-      FA_SM90_ENTRY(__half, Float16, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 64)
+      FA_SM90_ENTRY(__half, Float16, 64, 64) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 64, 64)
 #endif
 #if FLASHATTN_CUDA_HDIM_96
-      FA_SM90_ENTRY(__half, Float16, 96) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 96)
+      FA_SM90_ENTRY(__half, Float16, 96, 96) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 96, 96)
 #endif
 #if FLASHATTN_CUDA_HDIM_128
-      FA_SM90_ENTRY(__half, Float16, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 128)
+      FA_SM90_ENTRY(__half, Float16, 128, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 128, 128)
 #endif
 #if FLASHATTN_CUDA_HDIM_192
-      FA_SM90_ENTRY(__half, Float16, 192) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 192)
+      FA_SM90_ENTRY(__half, Float16, 192, 192) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 192, 192)
+      FA_SM90_ENTRY(__half, Float16, 192, 128) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 192, 128)
 #endif
 #if FLASHATTN_CUDA_HDIM_256
-      FA_SM90_ENTRY(__half, Float16, 256) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 256)
+      FA_SM90_ENTRY(__half, Float16, 256, 256) FA_SM90_ENTRY(__nv_bfloat16, BFloat16, 256, 256)
 #endif
       {Direction::Forward, DType::Float32, 0, 0, 0, nullptr},  // end marker (keeps the table non-empty)
   };
@@ -104,7 +105,9 @@ bool sm90_enabled() {
 }
 
 bool sm90_eligible(const Problem& p) {
-  return p.head_dim == p.head_dim_v && p.head_dim % 8 == 0 && sm90::tma_ok(p.q) && sm90::tma_ok(p.k) &&
+  // head_dim == head_dim_v, or the (192, 128) pair (tiers: head_dim in (128, 192], head_dim_v in (96, 128]).
+  const bool dims = p.head_dim == p.head_dim_v || (p.head_dim > 128 && p.head_dim <= 192 && p.head_dim_v > 96 && p.head_dim_v <= 128);
+  return dims && p.head_dim % 8 == 0 && p.head_dim_v % 8 == 0 && sm90::tma_ok(p.q) && sm90::tma_ok(p.k) &&
          sm90::tma_ok(p.v) && sm90::tma_ok(p.out) && p.total_q < (int64_t(1) << 31) &&
          p.total_k < (int64_t(1) << 31);
 }

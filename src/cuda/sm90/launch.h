@@ -30,12 +30,12 @@ void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
   else launch_fwd90_config<T, C, false>(P, s);
 }
 
-template <typename T, int kD>
+template <typename T, int kD, int kDv = kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (P.alt) launch_fwd90_extras<T, Fwd90ConfigFor<kD, true>>(P, s);
-  else launch_fwd90_extras<T, Fwd90ConfigFor<kD>>(P, s);
+  if (P.alt) launch_fwd90_extras<T, Fwd90ConfigFor<kD, true, kDv>>(P, s);
+  else launch_fwd90_extras<T, Fwd90ConfigFor<kD, false, kDv>>(P, s);
 }
 
 }  // namespace flashattn::cuda::sm90

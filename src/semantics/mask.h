@@ -25,7 +25,8 @@ struct Mask {
   }
 
   // Keys visible to at least one of the rows [row_begin, row_end): [*lo, *hi), empty when
-  // *lo >= *hi. A kernel iterating over key blocks visits exactly the blocks meeting this range.
+  // *lo >= *hi. A kernel iterating over key blocks visits exactly the blocks meeting this range;
+  // for one row (row_end = row_begin + 1) it is exactly the keys visible(row_begin, j) accepts.
   FA_HD void key_range(int row_begin, int row_end, int* lo, int* hi) const {
     int64_t l = 0, h = seqlen_k;
     if (left >= 0 && diag(row_begin) - left > l) l = diag(row_begin) - left;

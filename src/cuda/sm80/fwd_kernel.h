@@ -156,15 +156,22 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
           }
         }
     if (!unmasked) {
+      // Each row keeps its visible keys (key_range of one row): two 32-bit compares an element.
 #pragma unroll
       for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < kNT; ++nt)
+        for (int hf = 0; hf < 2; ++hf) {
+          const int i = m0 + warp_row0 + mt * 16 + gr + hf * 8;
+          int lo, hi;
+          mask.key_range(i, i + 1, &lo, &hi);
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int i = m0 + warp_row0 + mt * 16 + gr + (e / 2) * 8, j = n0 + nt * 8 + 2 * tq + (e % 2);
-            if (!mask.visible(i, j)) acc_s[mt][nt][e] = -INFINITY;
-          }
+          for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int j = n0 + nt * 8 + 2 * tq + e;
+              if (j < lo || j >= hi) acc_s[mt][nt][2 * hf + e] = -INFINITY;
+            }
+        }
     }
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)

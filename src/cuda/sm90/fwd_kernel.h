@@ -242,12 +242,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
     }
     // The mask only on tiles it cuts (keys past the sequence included): one branch per tile,
-    // not one per element.
+    // not one per element; there each of this thread's two rows keeps its visible keys
+    // (key_range of one row), two 32-bit compares an element.
     if (!mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN)) {
+      int lo[2], hi[2];
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        const int i = m0 + row0 + hf * 8;
+        mask.key_range(i, i + 1, &lo[hf], &hi[hf]);
+        lo[hf] -= n0;
+        hi[hf] -= n0;
+      }
 #pragma unroll
       for (int j = 0; j < kNS; ++j) {
-        const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
-        if (!mask.visible(m0 + r, n0 + c)) s[j] = -INFINITY;
+        const int hf = (j % 4) / 2, c = (j / 4) * 8 + 2 * tq + (j % 2);
+        if (c < lo[hf] || c >= hi[hf]) s[j] = -INFINITY;
       }
     }
 #pragma unroll

@@ -1,15 +1,20 @@
 // flashattn._C: the C++ library seen from Python, without libtorch. Tensors arrive as
 // (data_ptr, dtype, shape, strides) tuples read from torch tensors by python/flashattn/_lib.py,
 // so the module does not depend on the torch version or its C++ ABI. flashattn::Error becomes
-// ValueError (the package re-raises it as flashattn.FlashAttnError); the GIL is released while
-// attention runs and re-acquired only by the CUDA allocator hook, which calls into Python.
+// ValueError (the package re-raises it as flashattn.FlashAttnError) at the boundary of each bound
+// function (guarded, below); the GIL is released while attention runs and re-acquired only by the
+// CUDA allocator hook, which calls into Python.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "flashattn/debug.h"
@@ -207,23 +212,66 @@ void run_probs(const OptView& q, const OptView& k, const OptView& v, const OptVi
   attention_probs(a, p);
 }
 
+bool run_backend_available(const std::string& name) {
+  if (name == "cpu") return backend_available(Backend::Cpu);
+  if (name == "cuda") return backend_available(Backend::Cuda);
+  throw Error("device", "must be 'cpu' or 'cuda', got '" + name + "'");
+}
+
+// The C++ exception in flight becomes the Python exception, here, with the GIL held; the message
+// is what() unchanged: flashattn::Error (a std::invalid_argument) -> ValueError, std::bad_alloc ->
+// MemoryError, pybind11's own (type_error, cast_error, ...) -> their Python types, any other
+// std::exception -> RuntimeError. pybind11's dispatcher takes the error_already_set thrown here as
+// an error already set and runs no exception translator. The translators are not relied on: their
+// list lives in pybind11's internals, shared by every pybind11 module with the same internals ID
+// in the process (torch's, and what torch loads), and the ones other modules registered run before
+// pybind11's default one, so a foreign translator (another C++ runtime, another pybind11) would
+// handle our exception first. A CUDA test run on an H200 machine (torch 2.11) died of a
+// segmentation fault in _C.forward on the first flashattn::Error, which this path avoids.
+[[noreturn]] void raise_as_python_error() {
+  try {
+    throw;
+  } catch (py::error_already_set&) {
+    throw;
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const std::bad_alloc&) {
+    PyErr_SetString(PyExc_MemoryError, "std::bad_alloc");
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  throw py::error_already_set();
+}
+
+// fn as bound to Python: the same signature, with C++ exceptions converted by
+// raise_as_python_error once fn has returned, i.e. after its gil_scoped_release has ended.
+template <typename R, typename... Args>
+auto guarded(R (*fn)(Args...)) {
+  return [fn](Args... args) -> R {
+    try {
+      return fn(std::forward<Args>(args)...);
+    } catch (...) {
+      raise_as_python_error();
+    }
+  };
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "flashattn C++ library bindings (tensors as (data_ptr, dtype, shape, strides) tuples)";
-  m.def("forward", &run_forward, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("out"),
+  m.def("forward", guarded(&run_forward), py::arg("q"), py::arg("k"), py::arg("v"), py::arg("out"),
         py::arg("softmax_lse"),
         "Runs flashattn::forward; returns the kernel path that ran. Options as keyword arguments.");
-  m.def("backward", &run_backward, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("out"),
-        py::arg("dout"), py::arg("softmax_lse"), py::arg("dq"), py::arg("dk"), py::arg("dv"),
-        "Runs flashattn::backward; returns the kernel path that ran.");
-  m.def("attention_probs", &run_probs, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("out"),
-        py::arg("probs"), "Materializes the attention probabilities (host memory, tests only).");
-  m.def("backend_available", [](const std::string& name) {
-    if (name == "cpu") return backend_available(Backend::Cpu);
-    if (name == "cuda") return backend_available(Backend::Cuda);
-    throw Error("device", "must be 'cpu' or 'cuda', got '" + name + "'");
-  });
+  m.def("backward", guarded(&run_backward), py::arg("q"), py::arg("k"), py::arg("v"),
+        py::arg("out"), py::arg("dout"), py::arg("softmax_lse"), py::arg("dq"), py::arg("dk"),
+        py::arg("dv"), "Runs flashattn::backward; returns the kernel path that ran.");
+  m.def("attention_probs", guarded(&run_probs), py::arg("q"), py::arg("k"), py::arg("v"),
+        py::arg("out"), py::arg("probs"),
+        "Materializes the attention probabilities (host memory, tests only).");
+  m.def("backend_available", guarded(&run_backend_available));
 #ifdef FLASHATTN_PYTHON_WITH_CUDA
   m.attr("built_with_cuda") = true;
 #else

@@ -71,9 +71,9 @@ double read_mn_major(Smem& s, uint64_t desc, int k, int n) {
   return s.at(swizzle(f.start + (n / 64) * f.lbo + (k / 8) * f.sbo + (k % 8) * 128 + (n % 64) * 2));
 }
 
-template <int kD, bool kAlt = false, int kDv = kD>
+template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
 void check_tier(int head_dim, int head_dim_v = 0) {
-  using C = Fwd90ConfigFor<kD, kAlt, kDv>;
+  using C = Fwd90ConfigFor<kD, kAlt, kDv, kConsumers>;
   if (head_dim_v == 0) head_dim_v = head_dim;
   std::mt19937 rng(kD * 7 + head_dim);
   Smem s(C::kSmemBytes);
@@ -88,7 +88,7 @@ void check_tier(int head_dim, int head_dim_v = 0) {
     ASSERT_EQ(sV % 1024, 0u);
     tma_store(s, sK, k, C::kPanels, C::kPanelKV);
     tma_store(s, sV, v, C::kPanelsV, C::kPanelKV);
-    for (int cw = 0; cw < 2; ++cw) {
+    for (int cw = 0; cw < C::kConsumers; ++cw) {
       const uint32_t sQ = uint32_t(cw) * 64 * 128;
       int bad_s = 0, bad_o = 0;
       // S = Q K^T: k16 steps over head_dim (the kernel's loop: kk < kD / 16).
@@ -137,6 +137,9 @@ TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
   // head_dim 192 with head_dim_v 128 (V and O of two panels).
   check_tier<192, false, 128>(192, 128);
   check_tier<192, false, 128>(184, 120);
+  // Three consumer warpgroups (192-row Q tiles) at head_dim 64.
+  check_tier<64, false, 64, 3>(64);
+  check_tier<64, false, 64, 3>(40);
 }
 
 TEST(Sm90Layout, SharedMemoryFitsHopper) {
@@ -152,6 +155,7 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_LE((Fwd90ConfigFor<192, true>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<256, true>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<192, false, 128>::kSmemBytes), 232448);
+  EXPECT_LE((Fwd90ConfigFor<64, false, 64, 3>::kSmemBytes), 232448);
 }
 
 }  // namespace

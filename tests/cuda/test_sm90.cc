@@ -167,10 +167,12 @@ TEST(Sm90, Options) {
 // The kernel variants under comparison (FLASHATTN_SM90_PINGPONG=0, FLASHATTN_SM90_BLOCKN=alt,
 // FLASHATTN_SM90_PERSISTENT=1): every one must be right before its speed counts (the default is
 // the grid's).
-void check_variant(const char* pingpong, const char* block_n, const char* persistent = "0") {
+void check_variant(const char* pingpong, const char* block_n, const char* persistent = "0",
+                   const char* consumers = "2") {
   setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
   setenv("FLASHATTN_SM90_BLOCKN", block_n, 1);
   setenv("FLASHATTN_SM90_PERSISTENT", persistent, 1);
+  setenv("FLASHATTN_SM90_CONSUMERS", consumers, 1);
   for (int d : {64, 96, 128, 192, 256})
     for (int variant = 0; variant < 4; ++variant) {
       Spec s;
@@ -189,12 +191,14 @@ void check_variant(const char* pingpong, const char* block_n, const char* persis
         s.lens_q = {1, 700, 333};
         s.lens_k = {1100, 5, 640};
       }
-      SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n + " persistent=" + persistent);
+      SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n + " persistent=" + persistent +
+                   " consumers=" + consumers);
       with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
     }
   unsetenv("FLASHATTN_SM90_PINGPONG");
   unsetenv("FLASHATTN_SM90_BLOCKN");
   unsetenv("FLASHATTN_SM90_PERSISTENT");
+  unsetenv("FLASHATTN_SM90_CONSUMERS");
 }
 
 TEST(Sm90, VariantWithoutPingpong) {
@@ -210,6 +214,14 @@ TEST(Sm90, VariantAlternativeKeyBlocks) {
 TEST(Sm90, VariantPersistent) {
   REQUIRE_SM90();
   check_variant("1", "default", "1");
+}
+
+// Three consumer warpgroups (head_dim 64; other tiers keep two), with and without ping-pong
+// (three-way turns), persistent too.
+TEST(Sm90, VariantThreeConsumers) {
+  REQUIRE_SM90();
+  check_variant("1", "default", "0", "3");
+  check_variant("0", "default", "1", "3");
 }
 
 // head_dim 192 with head_dim_v 128 (the DeepSeek-style pair): its own instantiation, also with

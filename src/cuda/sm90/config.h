@@ -3,14 +3,19 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <int kD_, int kBlockN_, int kStages_ = 2, int kDv_ = kD_>
+template <int kD_, int kBlockN_, int kStages_ = 2, int kDv_ = kD_, int kConsumers_ = 2>
 struct Fwd90Config {
   static constexpr int kD = kD_;    // head_dim tier (Q, K)
   static constexpr int kDv = kDv_;  // head_dim_v tier (V, O): kD, or 128 with kD = 192
-  static constexpr int kBlockM = 128;  // two consumer warpgroups of 64 rows
+  // Consumer warpgroups of 64 query rows each (2, or 3 where the softmax dominates), and one
+  // producer warpgroup. Registers (setmaxnreg): the producer keeps 24, the consumers share the
+  // rest of the 64K register file (240 each for two, 160 for three).
+  static constexpr int kConsumers = kConsumers_;
+  static constexpr int kBlockM = 64 * kConsumers;
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
-  static constexpr int kThreads = 384;
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  static constexpr int kProducerRegs = 24, kConsumerRegs = kConsumers == 2 ? 240 : 160;
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
@@ -22,6 +27,8 @@ struct Fwd90Config {
   static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
+  static_assert(kConsumers == 2 || kConsumers == 3, "two or three consumer warpgroups");
+  static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= 65536, "the register file");
 };
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)
@@ -34,7 +41,10 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
   if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 96 : 80;
   return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : 64;
 }
-template <int kD, bool kAlt = false, int kDv = kD>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv>;
+// Consumer warpgroups: 2; 3 (192-row tiles) at head_dim 64 with FLASHATTN_SM90_CONSUMERS=3 while
+// it is measured.
+constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
+template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
 
 }  // namespace flashattn::cuda::sm90

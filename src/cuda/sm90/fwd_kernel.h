@@ -43,6 +43,8 @@ struct FwdParams90 {
   int pingpong = 1;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;
+  // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers).
+  int three_consumers = 0;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
@@ -110,12 +112,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   if (threadIdx.x == 0) {
     mbar_init(q_full, 1);
-    mbar_init(q_empty, 2);  // one arrival per consumer warpgroup
+    mbar_init(q_empty, C::kConsumers);  // one arrival per consumer warpgroup
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
       mbar_init(v_full + s, 1);
-      mbar_init(k_empty + s, 2);  // one arrival per consumer warpgroup
-      mbar_init(v_empty + s, 2);
+      mbar_init(k_empty + s, C::kConsumers);  // one arrival per consumer warpgroup
+      mbar_init(v_empty + s, C::kConsumers);
     }
     fence_barrier_init();
   }
@@ -125,7 +127,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   if (wg == 0) {
     // ---------------- producer ----------------
 #ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
-    regs_dealloc<24>();
+    regs_dealloc<C::kProducerRegs>();
 #endif
     if (threadIdx.x == 0) {
       prefetch_tensor_map(&P.tma_q);
@@ -166,7 +168,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   // ---------------- consumers ----------------
 #ifndef FLASHATTN_SM90_NO_REGREALLOC
-  regs_alloc<240>();
+  regs_alloc<C::kConsumerRegs>();
 #endif
   const int cw = wg - 1;  // consumer warpgroup: rows cw * 64 .. + 63 of the tile
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
@@ -325,18 +327,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
   // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
   // product has landed.
-  // Ping-pong: each GEMM issue of a warpgroup (n_count + 1 a tile) waits for its turn (named
-  // barrier 1 + cw, 256 threads: its own sync and the other warpgroup's arrival) and then hands
-  // the turn over. Warpgroup 0 goes first (warpgroup 1 arrives once up front); after the last
-  // tile warpgroup 0 takes the turn warpgroup 1 handed it last, so no barrier phase stays open.
+  // Ping-pong: the consumer warpgroups take turns issuing their GEMMs (n_count + 1 issues a
+  // tile each), in the order 0, 1, (2,) 0, ...: warpgroup cw waits on named barrier 1 + cw (256
+  // threads: its own sync and its predecessor's arrival) and hands over to its successor. The
+  // last warpgroup arrives once up front so that warpgroup 0 goes first; after the last tile
+  // warpgroup 0 takes the turn handed to it last, so no barrier phase stays open.
   const bool pingpong = P.pingpong != 0;
   auto my_turn = [&] {
     if (pingpong) named_bar_sync(1 + cw, 256);
   };
   auto hand_over = [&] {
-    if (pingpong) named_bar_arrive(2 - cw, 256);
+    if (pingpong) named_bar_arrive(1 + (cw + 1) % C::kConsumers, 256);
   };
-  if (pingpong && cw == 1) named_bar_arrive(1, 256);
+  if (pingpong && cw == C::kConsumers - 1) named_bar_arrive(1, 256);
 
   int tiles = 0;
   for (int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {

@@ -134,8 +134,13 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     check(cudaGetDevice(&dev), "cudaGetDevice");
     check(cudaDeviceGetAttribute(&P.sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   }
+  // FLASHATTN_SM90_CONSUMERS=3: three consumer warpgroups (192-row tiles) where the tier has
+  // them (head_dim 64), for the measurement.
+  const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
+  P.three_consumers = consumers != nullptr && consumers[0] == '3';
+  const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
-  P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, 128);
+  P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
   kernel.launch(&P, context.cuda_stream);

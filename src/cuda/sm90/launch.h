@@ -34,6 +34,12 @@ template <typename T, int kD, int kDv = kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if constexpr (fwd90_consumers(kD, true) == 3) {
+    if (P.three_consumers) {
+      launch_fwd90_extras<T, Fwd90ConfigFor<kD, false, kDv, 3>>(P, s);
+      return;
+    }
+  }
   if (P.alt) launch_fwd90_extras<T, Fwd90ConfigFor<kD, true, kDv>>(P, s);
   else launch_fwd90_extras<T, Fwd90ConfigFor<kD, false, kDv>>(P, s);
 }

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Forward TFLOP/s of kernel variants (environment knobs of the sm90 path) beside cuDNN, in one run.
+
+Each variant runs build-*/bin/flashattn_gpu_bench with its environment on the same shapes (bf16,
+the standard shapes of shared/ANCHORS.md: batch * seqlen = 16384, model dim 2048); cuDNN runs
+through torch SDPA's CUDNN_ATTENTION backend in this process (CUDA events, warm-up, median).
+Prints one markdown table (TFLOP/s, and each variant's ratio to cuDNN) and writes a JSON.
+
+    python3 bench/gpu/sm90_variants.py --bench build-gpu/bin/flashattn_gpu_bench \
+        --variants "default:;persistent:FLASHATTN_SM90_PERSISTENT=1" --shapes 128,8192,0;64,2048,1
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def run_ours(bench, shapes, env, iters):
+    e = dict(os.environ)
+    e.update(env)
+    out = subprocess.run([bench, "--shapes", ";".join(shapes), "--pass", "fwd", "--iters", str(iters)],
+                         env=e, capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise RuntimeError("flashattn_gpu_bench failed (%s): %s" % (env, out.stderr.strip()[-400:]))
+    res = {}
+    for line in out.stdout.splitlines():
+        if line.startswith("{"):
+            r = json.loads(line)
+            res[(r["head_dim"], r["seqlen_q"], int(r["causal"]))] = (r["tflops"], r["path"])
+    return res
+
+
+def run_cudnn(shapes, iters, warmup=5):
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    res = {}
+    for s in shapes:
+        d, n, c = (int(x) for x in s.split(","))
+        h, b = 2048 // d, max(1, 16384 // n)
+        q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            def f():
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(c))
+            for _ in range(warmup):
+                f()
+            ts = []
+            for _ in range(iters):
+                a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a.record()
+                f()
+                e.record()
+                e.synchronize()
+                ts.append(a.elapsed_time(e))
+        ms = sorted(ts)[len(ts) // 2]
+        res[(d, n, c)] = 4.0 * b * n * n * h * d / (2 if c else 1) / (ms * 1e-3) / 1e12
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", required=True, help="path of flashattn_gpu_bench")
+    ap.add_argument("--variants", default="default:", help="NAME:ENV=V,ENV=V;NAME:...")
+    ap.add_argument("--shapes", default="64,2048,0;64,8192,0;128,2048,0;128,8192,0;256,8192,0;128,2048,1;128,16384,1",
+                    help="HEAD_DIM,SEQLEN,CAUSAL;...")
+    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--no-cudnn", action="store_true")
+    ap.add_argument("--out", default="", help="JSON output path")
+    args = ap.parse_args()
+    shapes = [s for s in args.shapes.split(";") if s]
+    variants = []
+    for item in args.variants.split(";"):
+        name, _, envs = item.partition(":")
+        env = dict(kv.split("=", 1) for kv in envs.split(",") if kv)
+        variants.append((name, env))
+    results = {name: run_ours(args.bench, shapes, env, args.iters) for name, env in variants}
+    cudnn = {} if args.no_cudnn else run_cudnn(shapes, args.iters)
+    names = [n for n, _ in variants]
+    print("| shape (d, seqlen, causal) | " + " | ".join(names) + (" | cuDNN | best / cuDNN" if cudnn else "") + " |")
+    print("|---" * (len(names) + 1 + (2 if cudnn else 0)) + "|")
+    records = []
+    for s in shapes:
+        key = tuple(int(x) for x in s.split(","))
+        vals = [results[n].get(key, (0.0, ""))[0] for n in names]
+        row = "| %s | " % s + " | ".join("%.1f" % v for v in vals)
+        if cudnn:
+            row += " | %.1f | %.2f" % (cudnn[key], max(vals) / cudnn[key])
+        print(row + " |")
+        for n in names:
+            t, path = results[n].get(key, (0.0, ""))
+            records.append({"variant": n, "env": dict(variants)[n], "head_dim": key[0], "seqlen": key[1],
+                            "causal": bool(key[2]), "tflops": t, "path": path})
+        if cudnn:
+            records.append({"variant": "cudnn", "head_dim": key[0], "seqlen": key[1], "causal": bool(key[2]),
+                            "tflops": cudnn[key]})
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"commit": os.environ.get("FLASHATTN_COMMIT", ""), "records": records}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -63,6 +63,9 @@ set_target_properties(flashattn_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON CUD
 target_link_libraries(flashattn_cuda PRIVATE CUDA::cudart)
 
 target_sources(flashattn PRIVATE $<TARGET_OBJECTS:flashattn_cuda>)
+# flashattn was created before this file ran: its CUDA_ARCHITECTURES came from whatever the
+# caller set (scikit-build can pass an empty one, which CMake rejects); the -gencode flags rule.
+set_property(TARGET flashattn PROPERTY CUDA_ARCHITECTURES OFF)
 target_compile_definitions(flashattn PRIVATE FLASHATTN_WITH_CUDA)
 target_link_libraries(flashattn PUBLIC CUDA::cudart)
 
@@ -70,7 +73,8 @@ target_link_libraries(flashattn PUBLIC CUDA::cudart)
 # include 90 (or 90a), for its tiers (64, 96, 128, 192, 256) among FLASHATTN_HEAD_DIMS (192 brings
 # the head_dim 192 / head_dim_v 128 pair too).
 if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
-  set(_fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/launch.cu)
+  set(_fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/launch.cu
+                       ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/bwd_launch.cu)
   foreach(tier 64 96 128 192 256)
     if(tier IN_LIST FLASHATTN_HEAD_DIMS)
       list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_bf16_hdim${tier}.cu
@@ -78,6 +82,10 @@ if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
       if(tier EQUAL 192)
         list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_bf16_hdim192_128.cu
                                      ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_fp16_hdim192_128.cu)
+      endif()
+      if(tier EQUAL 64 OR tier EQUAL 128)  # the experimental backward (FLASHATTN_EXPERIMENTAL_SM90_BWD=1)
+        list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/bwd_bf16_hdim${tier}.cu
+                                     ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/bwd_fp16_hdim${tier}.cu)
       endif()
     endif()
   endforeach()

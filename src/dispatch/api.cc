@@ -97,6 +97,12 @@ RunInfo backward(const BackwardArgs& args, const Context& context) {
   const KernelChoice k = choose(p, Pass::Backward);
 #ifdef FLASHATTN_WITH_CUDA
   if (backend == Backend::Cuda) {
+#ifdef FLASHATTN_WITH_SM90
+    if (k.sm90) {
+      cuda::sm90_backward(p, *k.kernel, context);
+      return RunInfo{backend, k.path};
+    }
+#endif
     cuda::sm80_backward(p, *k.kernel, context);
     return RunInfo{backend, k.path};
   }

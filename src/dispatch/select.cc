@@ -61,6 +61,24 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
         return c;
       }
   }
+  // The sm90 backward, experimental (FLASHATTN_EXPERIMENTAL_SM90_BWD=1): tiers 64 and 128 with
+  // head_dim == head_dim_v, GQA/MQA, masks, varlen and score modifiers; dropout, deterministic
+  // order and every other tier stay on the sm80 path.
+  if (pass == Pass::Backward && dev.arch == 90 && cuda::sm90_enabled() && cuda::sm90_bwd_enabled() &&
+      cuda::sm90_bwd_eligible(p)) {
+    int n90 = 0;
+    const cuda::KernelEntry* t90 = cuda::sm90_bwd_kernels(&n90);
+    for (int i = 0; i < n90; ++i)
+      if (t90[i].dtype == p.dtype && t90[i].head_dim == want_d && t90[i].head_dim_v == want_v &&
+          t90[i].smem_bytes <= dev.smem_optin) {
+        KernelChoice c;
+        c.supported = true;
+        c.path = "cuda-sm90";
+        c.kernel = &t90[i];
+        c.sm90 = true;
+        return c;
+      }
+  }
 #endif
   int count = 0;
   const cuda::KernelEntry* table = cuda::sm80_kernels(&count);

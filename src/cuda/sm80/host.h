@@ -1,5 +1,6 @@
-// Host-side helpers of the sm80 path shared by launch.cu and the tuning program
-// (bench/gpu/tune_sm80.cu): Problem -> kernel parameters.
+// Host-side helpers of the sm80 path shared by launch.cu, the sm90 backward's host side
+// (src/cuda/sm90/bwd_launch.cu) and the tuning program (bench/gpu/tune_sm80.cu): Problem ->
+// kernel parameters, and the backward's steps around its main kernel.
 #pragma once
 
 #include "cuda/sm80/params.h"
@@ -13,5 +14,13 @@ Tensor tensor_of(const Operand& o);
 bool aligned16(const Operand& o);
 // Everything but the grid size (the launcher sets num_m_blocks from its tile shape).
 FwdParams make_fwd_params(const Problem& p);
+
+// The backward around a main kernel: fills BwdParams (dq_accum_dim floats per (row, head) of
+// the fp32 dq workspace), allocates and clears the workspace (dq in fp32, D, semaphores when
+// deterministic), runs D = rowsum(dO * O), then main(bp, user, stream), then converts dq to the
+// problem's dtype, all on context.cuda_stream. The sm80 path's main launches its KernelEntry;
+// the sm90 backward's adds its tensor maps first.
+using BwdMain = void (*)(const BwdParams& bp, const void* user, void* stream);
+void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user);
 
 }  // namespace flashattn::cuda::sm80

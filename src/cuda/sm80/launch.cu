@@ -156,13 +156,13 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
 }
 
 template <typename T>
-void run_backward_aux(BwdParams& bp, const KernelEntry& kernel, int64_t rows, cudaStream_t stream) {
+void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t rows, cudaStream_t stream) {
   if (rows > 0) {
     const int64_t warps = rows * bp.fwd.num_heads;
     bwd_dsum_kernel<T><<<unsigned((warps * 32 + 255) / 256), 256, 0, stream>>>(bp, rows);
     check(cudaGetLastError(), "launch bwd_dsum_kernel");
   }
-  if (bp.fwd.seqlen_k > 0) kernel.launch(&bp, stream);
+  if (bp.fwd.seqlen_k > 0) main(bp, user, stream);
   if (rows > 0) {
     const int64_t n = rows * bp.fwd.num_heads * bp.fwd.head_dim;
     const int64_t blocks = std::min<int64_t>((n + 255) / 256, 1 << 20);
@@ -174,6 +174,37 @@ void run_backward_aux(BwdParams& bp, const KernelEntry& kernel, int64_t rows, cu
 constexpr int kBwdBlockM = 64;   // BwdConfig::kBlockM
 
 }  // namespace
+
+void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user) {
+  BwdParams bp;
+  bp.fwd = make_fwd_params(p);
+  bp.dout = tensor_of(p.dout);
+  bp.dq = tensor_of(p.dq);
+  bp.dk = tensor_of(p.dk);
+  bp.dv = tensor_of(p.dv);
+  bp.fwd.aligned = bp.fwd.aligned && aligned16(p.dout) && aligned16(p.dk) && aligned16(p.dv);
+  bp.dq_accum_dim = dq_accum_dim;
+  bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
+  bp.deterministic = p.deterministic;
+  const int64_t rows = p.total_q;  // padded: batch * seqlen_q
+
+  const std::size_t accum_bytes = round_up(std::size_t(rows) * p.num_heads * dq_accum_dim * sizeof(float));
+  const std::size_t dsum_bytes = round_up(std::size_t(rows) * p.num_heads * sizeof(float));
+  const std::size_t sem_bytes =
+      p.deterministic ? round_up(std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t)) : 0;
+  Workspace ws(context, accum_bytes + dsum_bytes + sem_bytes);
+  const cudaStream_t stream = ws.stream();
+  if (ws.data() == nullptr && rows > 0) throw CudaError("flashattn: empty workspace");
+  bp.dq_accum = reinterpret_cast<float*>(ws.data());
+  bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes);
+  bp.semaphore = p.deterministic ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
+  if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
+  if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
+
+  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, main, user, rows, stream);
+  else run_backward_aux<__nv_bfloat16>(bp, main, user, rows, stream);
+}
+
 }  // namespace sm80
 
 bool device_present() {
@@ -214,34 +245,12 @@ void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& co
 }
 
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
-  using namespace sm80;
-  BwdParams bp;
-  bp.fwd = make_fwd_params(p);
-  bp.dout = tensor_of(p.dout);
-  bp.dq = tensor_of(p.dq);
-  bp.dk = tensor_of(p.dk);
-  bp.dv = tensor_of(p.dv);
-  bp.fwd.aligned = bp.fwd.aligned && aligned16(p.dout) && aligned16(p.dk) && aligned16(p.dv);
-  bp.dq_accum_dim = kernel.head_dim;
-  bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
-  bp.deterministic = p.deterministic;
-  const int64_t rows = p.total_q;  // padded: batch * seqlen_q
-
-  const std::size_t accum_bytes = round_up(std::size_t(rows) * p.num_heads * kernel.head_dim * sizeof(float));
-  const std::size_t dsum_bytes = round_up(std::size_t(rows) * p.num_heads * sizeof(float));
-  const std::size_t sem_bytes =
-      p.deterministic ? round_up(std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t)) : 0;
-  Workspace ws(context, accum_bytes + dsum_bytes + sem_bytes);
-  const cudaStream_t stream = ws.stream();
-  if (ws.data() == nullptr && rows > 0) throw CudaError("flashattn: empty workspace");
-  bp.dq_accum = reinterpret_cast<float*>(ws.data());
-  bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes);
-  bp.semaphore = p.deterministic ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
-  if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
-  if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
-
-  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, kernel, rows, stream);
-  else run_backward_aux<__nv_bfloat16>(bp, kernel, rows, stream);
+  sm80::run_backward(
+      p, kernel.head_dim, context,
+      [](const sm80::BwdParams& bp, const void* user, void* stream) {
+        static_cast<const KernelEntry*>(user)->launch(&bp, stream);
+      },
+      &kernel);
 }
 
 }  // namespace flashattn::cuda

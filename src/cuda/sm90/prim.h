@@ -66,6 +66,13 @@ __device__ __forceinline__ void named_bar_arrive(int id, int threads) {
   asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// ---- proxy fence (PTX 9.7.13.4, fence.proxy.async) -------------------------------------------
+// After ordinary st.shared and before a wgmma (async proxy) reads those bytes through a
+// descriptor: orders this thread's shared-memory writes with the async proxy's reads.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 // ---- wgmma ordering (PTX 9.7.15.6) -----------------------------------------------------------
 // Before the first wgmma that reads registers written by ordinary instructions (accumulators, A).
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }

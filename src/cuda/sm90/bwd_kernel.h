@@ -1,0 +1,335 @@
+// Backward kernel of the sm90 path (Hopper, sm_90a; experimental: FLASHATTN_EXPERIMENTAL_SM90_BWD=1).
+// One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in registers while
+// it walks every query head of the group and every 64-row query block the mask lets its keys
+// reach, as the sm80 bwd_kernel does, and computes the same function:
+//   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n64 = queries
+//   P^T = exp2(S^T scale_log2 - LSE log2e)   the semantics' mask and score modifiers
+//   dS^T = P^T (dP^T - D) d(score)/d(dot)
+//   dV += P^T dO, dK += dS^T Q               wgmma RS (P^T, dS^T from registers), dO and Q N-major
+//   dQ += dS K                               dS^T stored transposed to shared memory (K-major A),
+//                                            K N-major; fp32 red.global.add into the workspace
+// Warp specialization: warpgroup 0 produces (thread 0 issues the TMA copies of K, V once and of
+// Q, dO into a two-stage ring; warp 1 copies LSE (in log2 units) and D of the stage), warpgroups
+// 1 and 2 consume, each owning 64 of the 128 keys. Each consumer adds its own keys' part of dQ,
+// so a query row gets two reductions per key block (first version: simple, not fastest).
+// Invariant: a ring stage is refilled only after both consumers arrived on its empty barrier,
+// which they do once the last GEMM reading its Q and dO has completed.
+#pragma once
+
+#include <cuda.h>
+
+#include <cmath>
+
+#include "cuda/prim/math.h"
+#include "cuda/sm80/params.h"
+#include "cuda/sm90/bwd_config.h"
+#include "cuda/sm90/prim.h"
+#include "cuda/sm90/wgmma_ops.h"
+#include "semantics/mask.h"
+#include "semantics/score_mod.h"
+
+namespace flashattn::cuda::sm90 {
+
+struct BwdParams90 {
+  sm80::BwdParams bp;  // the sm80 backward's parameters and workspace (dq_accum, dsum)
+  // q, dout (boxes of 64 rows) and k, v (boxes of 128 rows) as 4-D tensors (head_dim, rows,
+  // heads, batch), boxes of 64 columns, 128-byte swizzle (sm90::make_tensor_map).
+  CUtensorMap tma_q, tma_do, tma_k, tma_v;
+};
+
+// kExtras: a score modifier (softcap, ALiBi) may be on. Dropout never reaches this kernel.
+template <typename T, typename C, bool kExtras>
+__global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
+  constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
+  constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n64 / 128)
+  constexpr int kNKV = kD / 2;      // dK, dV floats a thread (m64 x kD / 128)
+  static_assert(kNS == 32, "S^T is m64 n64");
+  const sm80::BwdParams& bp = P.bp;
+  const sm80::FwdParams& p = bp.fwd;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
+  unsigned char* smem =
+      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  float* sLse0 = reinterpret_cast<float*>(smem + C::kOffLse);
+  float* sDsum0 = reinterpret_cast<float*>(smem + C::kOffDsum);
+  uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
+  uint64_t* kv_full = bar;
+  uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA) and LSE, D (warp 1) landed
+  uint64_t* q_empty = q_full + kStages;    // per stage: both consumers are done with it
+
+  // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid).
+  const int64_t bid = blockIdx.x;
+  const int n_block = int(bid % bp.num_n_blocks);
+  const int64_t bhk = bid / bp.num_n_blocks;
+  const int b = int(bhk / p.num_heads_kv), hk = int(bhk % p.num_heads_kv);
+  const sm80::SeqInfo seq(p, b);
+  const int n0 = n_block * kBlockN;
+  if (n0 >= seq.seqlen_k) return;  // every thread of the CTA leaves together
+  const int cols = min(kBlockN, seq.seqlen_k - n0);
+  const semantics::Mask mask =
+      semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+  int q_lo, q_hi;
+  mask.query_range(n0, n0 + cols, &q_lo, &q_hi);
+  const int m_lo = q_lo / kBlockM;
+  const int num_m = q_hi > q_lo ? (q_hi + kBlockM - 1) / kBlockM - m_lo : 0;
+  const int steps = num_m * p.group;
+  // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
+  const int qb = p.cu_seqlens_q != nullptr ? 0 : b;
+  const int kb = p.cu_seqlens_k != nullptr ? 0 : b;
+
+  // Steps walk (query head of the group, query block), query blocks fastest, with counters.
+  struct Step {
+    int h, m_block;
+  };
+  const int m_end = m_lo + num_m;
+  auto next = [&](Step t) {
+    if (++t.m_block == m_end) {
+      t.m_block = m_lo;
+      ++t.h;
+    }
+    return t;
+  };
+
+  if (threadIdx.x == 0) {
+    mbar_init(kv_full, 1);
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
+      mbar_init(q_empty + s, 2);      // one arrival per consumer warpgroup
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  const int wg = threadIdx.x / 128;
+  if (wg == 0) {
+    // ---------------- producer ----------------
+#ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
+    regs_dealloc<24>();
+#endif
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    // No step: no load either (a CTA must not exit with TMA copies into its shared memory in flight).
+    if (steps == 0) return;
+    if (threadIdx.x == 0) {
+      prefetch_tensor_map(&P.tma_q);
+      prefetch_tensor_map(&P.tma_do);
+      prefetch_tensor_map(&P.tma_k);
+      prefetch_tensor_map(&P.tma_v);
+      const int k_row = int(seq.row_begin_k) + n0;
+      mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
+#pragma unroll
+      for (int pn = 0; pn < C::kPanels; ++pn) {
+        tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
+        tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
+      }
+      Step cur{hk * p.group, m_lo};
+      for (int s = 0; s < steps; ++s, cur = next(cur)) {
+        const int st = s % kStages;
+        if (s >= kStages) mbar_wait(q_empty + st, ((s / kStages) & 1) ^ 1);
+        const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
+        mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
+#pragma unroll
+        for (int pn = 0; pn < C::kPanels; ++pn) {
+          tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
+                      cur.h, qb);
+          tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
+                      cur.h, qb);
+        }
+      }
+    } else if (warp == 1) {
+      // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
+      // per query row of the stage; rows past the sequence: P = 0 and D = 0.
+      Step cur{hk * p.group, m_lo};
+      for (int s = 0; s < steps; ++s, cur = next(cur)) {
+        const int st = s % kStages;
+        if (s >= kStages) mbar_wait(q_empty + st, ((s / kStages) & 1) ^ 1);
+        const int m0 = cur.m_block * kBlockM;
+        const int rows = min(kBlockM, seq.seqlen_q - m0);
+#pragma unroll
+        for (int e = 0; e < kBlockM / 32; ++e) {
+          const int r = lane + 32 * e;
+          float lse = INFINITY, dsum = 0.0f;
+          if (r < rows) {
+            const float raw = p.lse[b * p.lse_batch_stride + cur.h * p.lse_head_stride + seq.row_begin_q + m0 + r];
+            lse = raw == -INFINITY ? INFINITY : raw * sm80::kLog2e;
+            dsum = bp.dsum[(seq.row_global_q + m0 + r) * p.num_heads + cur.h];
+          }
+          sLse0[st * kBlockM + r] = lse;
+          sDsum0[st * kBlockM + r] = dsum;
+        }
+        mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
+      }
+    }
+    return;
+  }
+
+  // ---------------- consumers ----------------
+#ifndef FLASHATTN_SM90_NO_REGREALLOC
+  regs_alloc<240>();
+#endif
+  const int cw = wg - 1;  // consumer warpgroup: keys cw * 64 .. + 63 of the block
+  const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
+  const int gr = lane / 4, tq = lane % 4;
+  const int kr0 = warp * 16 + gr;  // this thread's keys (within the warpgroup): kr0 and kr0 + 8
+  const int key0 = cw * 64;        // the warpgroup's first key within the block
+  const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
+  const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
+  unsigned char* sdS = smem + C::kOffdS + cw * C::kBytesdS;
+  const uint32_t sdS_addr = smem_addr(sdS);
+  const int bar_wg = 3 + cw;  // named barrier of this warpgroup's 128 threads
+
+  float acc_dk[kNKV], acc_dv[kNKV];
+#pragma unroll
+  for (int i = 0; i < kNKV; ++i) acc_dk[i] = acc_dv[i] = 0.0f;
+
+  semantics::ScoreMod<float> mod;
+  if constexpr (kExtras) {
+    mod.scale = p.scale;
+    mod.softcap = p.softcap;
+    mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+  }
+
+  if (steps > 0) mbar_wait(kv_full, 0);
+  Step cur{hk * p.group, m_lo};
+  for (int s = 0; s < steps; ++s, cur = next(cur)) {
+    const int h = cur.h, m0 = cur.m_block * kBlockM;
+    const int rows = min(kBlockM, seq.seqlen_q - m0);
+    const int st = s % kStages;
+    const uint32_t sQ = smem_addr(smem + C::kOffQ + st * C::kBytesQ);
+    const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
+    const float* sLse = sLse0 + st * kBlockM;
+    const float* sDsum = sDsum0 + st * kBlockM;
+    if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+    mbar_wait(q_full + st, (s / kStages) & 1);
+
+    // S^T = K Q^T and dP^T = V dO^T, two commit groups.
+    float acc_s[kNS], acc_dp[kNS];
+    reg_fence(acc_s);
+    reg_fence(acc_dp);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk)
+      Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ, C::kPanelQ, kk), kk > 0);
+    wgmma_commit();
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk)
+      Wgmma<kBlockM, T, 0>::ss(acc_dp, desc_k_major(sV, C::kPanelKV, kk), desc_k_major(sdO, C::kPanelQ, kk), kk > 0);
+    wgmma_commit();
+
+    // P^T in place of S^T, dS^T in place of dP^T (both products first: a per-element
+    // d(score)/d(dot) kept across a wait would cost 32 registers). Element j: key
+    // kr0 + 8 * ((j % 4) / 2), query (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts
+    // (rows or keys past the sequences included).
+    const bool masked =
+        !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
+    wgmma_wait<0>();
+    reg_fence(acc_s);
+    reg_fence(acc_dp);
+#pragma unroll
+    for (int j = 0; j < kNS; ++j) {
+      const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
+      const int i = m0 + qc, jk = n0 + key0 + kr;
+      const float dot = acc_s[j];
+      float pr, grad;
+      if (kExtras && p.has_score_mod) {
+        pr = prim::exp2_approx(mod.apply(dot, i, jk) * sm80::kLog2e - sLse[qc]);
+        grad = mod.grad(dot);
+      } else {
+        pr = prim::exp2_approx(dot * p.scale_log2 - sLse[qc]);
+        grad = p.scale;
+      }
+      if (masked && !(qc < rows && key0 + kr < cols && mask.visible(i, jk))) pr = 0.0f;
+      acc_s[j] = pr;
+      acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * grad;
+    }
+
+    // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
+    uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        pa[kk][e] = prim::pack2(acc_s[8 * kk + 2 * e], acc_s[8 * kk + 2 * e + 1], T());
+        dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
+      }
+    // dV += P^T dO, dK += dS^T Q: one commit group.
+    reg_fence(acc_dv);
+    reg_fence(acc_dk);
+    reg_fence(pa);
+    reg_fence(dsa);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
+    wgmma_commit();
+
+    // dS (the same rounded values as dsa) to shared memory as [query][key]: the last step's dQ
+    // GEMM of every warp of this warpgroup has completed before anyone overwrites it.
+    named_bar_sync(bar_wg, 128);
+#pragma unroll
+    for (int j = 0; j < kNS; ++j) {
+      const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
+      *reinterpret_cast<T*>(sdS + sds_offset(qc, kr)) = prim::from_float<T>(acc_dp[j]);
+    }
+    fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
+    named_bar_sync(bar_wg, 128);
+
+    // dQ (queries x head_dim) += dS K over this warpgroup's keys, in 64-column chunks: the
+    // accumulator beside dK and dV stays at 32 registers.
+    const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
+    float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim) +
+                 (warp * 16 + gr) * dq_row_stride + 2 * tq;
+#pragma unroll
+    for (int ch = 0; ch < C::kPanels; ++ch) {
+      float acc_dq[32];
+      reg_fence(acc_dq);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk)
+        Wgmma<64, T, 1>::ss(acc_dq, desc_k_major(sdS_addr, C::kBytesdS, kk),
+                            desc_mn_major(sK + uint32_t(ch) * C::kPanelKV, C::kPanelKV, kk), kk > 0);
+      wgmma_commit();
+      if (ch == 0) {
+        // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D
+        // were read before the barriers above).
+        wgmma_wait<1>();
+        reg_fence(acc_dv);
+        reg_fence(acc_dk);
+        if (tid == 0) mbar_arrive(q_empty + st);
+      }
+      wgmma_wait<0>();
+      reg_fence(acc_dq);
+      // Column pairs: one red.global.add.v2.f32 each (8-byte aligned: dq_accum_dim is even).
+      // Columns past head_dim (K zero-filled there) add 0 inside the tier's row.
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        if (warp * 16 + gr + hf * 8 >= rows) continue;
+        float* row = gdq + hf * 8 * dq_row_stride + ch * 64;
+#pragma unroll
+        for (int t = 0; t < 8; ++t) prim::red_add2(row + t * 8, acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+      }
+    }
+  }
+
+  // Epilogue: dK (scaled through grad already) and dV of this warpgroup's keys of the sequence.
+  T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
+           hk * bp.dk.head_stride;
+  T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dv.row_stride +
+           hk * bp.dv.head_stride;
+#pragma unroll
+  for (int hf = 0; hf < 2; ++hf) {
+    const int kr = kr0 + hf * 8;
+    if (key0 + kr >= cols) continue;
+    T* dk_row = gdK + kr * bp.dk.row_stride;
+    T* dv_row = gdV + kr * bp.dv.row_stride;
+#pragma unroll
+    for (int t = 0; t < kD / 8; ++t) {
+      const int c = t * 8 + 2 * tq;  // head_dim is a multiple of 8 here: c < head_dim covers c + 1
+      if (c >= p.head_dim) continue;
+      *reinterpret_cast<uint32_t*>(dk_row + c) = prim::pack2(acc_dk[4 * t + 2 * hf], acc_dk[4 * t + 2 * hf + 1], T());
+      *reinterpret_cast<uint32_t*>(dv_row + c) = prim::pack2(acc_dv[4 * t + 2 * hf], acc_dv[4 * t + 2 * hf + 1], T());
+    }
+  }
+}
+
+}  // namespace flashattn::cuda::sm90

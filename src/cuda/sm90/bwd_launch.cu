@@ -1,0 +1,87 @@
+// Host side of the sm90 backward (experimental, FLASHATTN_EXPERIMENTAL_SM90_BWD=1): its
+// instantiation table, eligibility, and the entry point the dispatcher calls. The workspace,
+// D = rowsum(dO * O) and the dq conversion are the sm80 path's (sm80::run_backward); only the
+// main kernel differs. Compiled for sm_90a with the kernels (cmake/cuda.cmake).
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+
+#include "cuda/backend.h"
+#include "cuda/sm80/host.h"
+#include "cuda/sm90/bwd_kernel.h"
+#include "cuda/sm90/host.h"
+
+namespace flashattn::cuda {
+namespace sm90 {
+template <typename T, int kD>
+void launch_bwd90(const void* params, void* stream);  // src/cuda/sm90/bwd_launch.h, instantiated in bwd_*.cu
+
+namespace {
+
+// TMA's rules: 16-byte aligned base, strides multiples of 16 bytes (also makes the epilogue's
+// 4-byte stores of dK, dV aligned).
+bool tma_ok16(const Operand& o) {
+  const auto addr = reinterpret_cast<uintptr_t>(o.data);
+  return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
+}
+
+struct Launch {
+  const KernelEntry* kernel;
+  const Problem* p;
+};
+
+// sm80::run_backward's main step: the tensor maps of q, dout (64-row boxes) and k, v (128-row
+// boxes, Bwd90Config::kBlockN), then the kernel.
+void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
+  const Launch& l = *static_cast<const Launch*>(user);
+  const Problem& p = *l.p;
+  BwdParams90 P;
+  P.bp = bp;
+  const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
+  const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
+  const int batch = p.varlen ? 1 : p.batch;
+  P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
+  P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
+  P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
+  P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
+  l.kernel->launch(&P, stream);
+}
+
+}  // namespace
+}  // namespace sm90
+
+#define FA_SM90_BWD_ENTRY(T, DT, D) \
+  {Direction::Backward, DType::DT, D, D, sm90::Bwd90Config<D>::kSmemBytes, &sm90::launch_bwd90<T, D>},
+const KernelEntry* sm90_bwd_kernels(int* count) {
+  static const KernelEntry table[] = {
+#if FLASHATTN_CUDA_HDIM_64
+      FA_SM90_BWD_ENTRY(__half, Float16, 64) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 64)
+#endif
+#if FLASHATTN_CUDA_HDIM_128
+      FA_SM90_BWD_ENTRY(__half, Float16, 128) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 128)
+#endif
+      {Direction::Backward, DType::Float32, 0, 0, 0, nullptr},  // end marker (keeps the table non-empty)
+  };
+  *count = int(sizeof(table) / sizeof(table[0])) - 1;
+  return table;
+}
+#undef FA_SM90_BWD_ENTRY
+
+bool sm90_bwd_enabled() {
+  const char* v = std::getenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
+  return v != nullptr && v[0] == '1';
+}
+
+bool sm90_bwd_eligible(const Problem& p) {
+  // First version: no dropout, no deterministic order (both run on the sm80 path).
+  return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && !p.deterministic &&
+         sm90::tma_ok16(p.dout) && sm90::tma_ok16(p.dk) && sm90::tma_ok16(p.dv);
+}
+
+void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
+  const sm90::Launch l{&kernel, &p};
+  sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l);
+}
+
+}  // namespace flashattn::cuda

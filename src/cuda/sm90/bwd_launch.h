@@ -1,0 +1,35 @@
+// Launcher of the sm90 backward kernel (experimental), instantiated once per (dtype, head_dim
+// tier) in src/cuda/sm90/bwd_*.cu. The tensor maps and the workspace come from the host side
+// (bwd_launch.cu, around the sm80 path's D and dq conversion kernels).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cuda/sm80/check.h"
+#include "cuda/sm90/bwd_kernel.h"
+
+namespace flashattn::cuda::sm90 {
+
+template <typename T, typename C, bool kExtras>
+void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
+  P.bp.num_n_blocks = (P.bp.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
+  const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
+  if (blocks == 0) return;
+  check_grid(blocks);
+  auto kernel = bwd_kernel<T, C, kExtras>;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
+        "cudaFuncSetAttribute(sm90 bwd_kernel)");
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
+  check(cudaGetLastError(), "launch sm90 bwd_kernel");
+}
+
+// params: a BwdParams90 (sm90_backward builds it).
+template <typename T, int kD>
+void launch_bwd90(const void* params, void* stream) {
+  const BwdParams90& P = *static_cast<const BwdParams90*>(params);
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD>, true>(P, s);
+  else launch_bwd90_config<T, Bwd90Config<kD>, false>(P, s);
+}
+
+}  // namespace flashattn::cuda::sm90

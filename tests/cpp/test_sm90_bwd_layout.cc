@@ -1,0 +1,197 @@
+// The sm90 backward's shared-memory addressing, checked on the CPU (as test_sm90_layout.cc does
+// for the forward): a model of what TMA writes (64-column boxes, 128-byte swizzle) and of how
+// wgmma reads an operand through a descriptor, driven by the kernel's tile geometry
+// (cuda/sm90/bwd_config.h), its descriptor calls (cuda/sm90/desc.h) and its transposed dS store
+// (sds_offset). Every GEMM of the kernel, for both consumer warpgroups and both ring stages:
+//   S^T = K Q^T, dP^T = V dO^T        K, V, Q, dO K-major
+//   dV += P^T dO, dK += dS^T Q        dO, Q read N-major (P^T, dS^T come from registers)
+//   dQ  = dS K                        dS as stored by the consumers (K-major A), K read N-major
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "cuda/sm90/bwd_config.h"
+#include "cuda/sm90/desc.h"
+
+namespace flashattn::test {
+namespace {
+
+using namespace flashattn::cuda::sm90;
+
+uint32_t swizzle(uint32_t a) { return a ^ (((a >> 7) & 7u) << 4); }
+
+struct Fields {
+  uint32_t start, lbo, sbo, mode;
+};
+Fields decode(uint64_t d) {
+  return {uint32_t(d & 0x3FFF) << 4, uint32_t((d >> 16) & 0x3FFF) << 4, uint32_t((d >> 32) & 0x3FFF) << 4,
+          uint32_t(d >> 62)};
+}
+
+struct Smem {
+  std::vector<double> v;  // one value per 16-bit element; NaN: never written
+  explicit Smem(int bytes) : v(size_t(bytes) / 2, std::nan("")) {}
+  double& at(uint32_t byte) { return v.at(byte / 2); }
+};
+
+using Matrix = std::vector<std::vector<double>>;
+Matrix random_matrix(int rows, int cols, int valid_cols, std::mt19937& rng) {
+  std::uniform_int_distribution<int> d(-2, 2);
+  Matrix m(rows, std::vector<double>(cols, 0.0));
+  for (auto& r : m)
+    for (int c = 0; c < valid_cols; ++c) r[c] = d(rng);
+  return m;
+}
+
+// TMA: rows x (panels * 64) of `t` (columns past its width read as zeros), panel p at
+// base + p * panel_bytes, row r at + r * 128, swizzled.
+void tma_store(Smem& s, uint32_t base, const Matrix& t, int panels, int panel_bytes) {
+  for (int p = 0; p < panels; ++p)
+    for (size_t r = 0; r < t.size(); ++r)
+      for (int c = 0; c < 64; ++c) {
+        const int col = p * 64 + c;
+        s.at(swizzle(base + p * panel_bytes + uint32_t(r) * 128 + c * 2)) = col < int(t[r].size()) ? t[r][col] : 0.0;
+      }
+}
+
+// wgmma's view of a K-major operand (rows x 16): element (m, k) at start + (m / 8) * SBO +
+// (m % 8) * 128 + 2k, swizzled.
+double read_k_major(Smem& s, uint64_t desc, int m, int k) {
+  const Fields f = decode(desc);
+  return s.at(swizzle(f.start + (m / 8) * f.sbo + (m % 8) * 128 + k * 2));
+}
+// ... of an MN-major B operand (16 x N): element (k, n) at start + (n / 64) * LBO + (k / 8) * SBO
+// + (k % 8) * 128 + 2 (n % 64), swizzled.
+double read_mn_major(Smem& s, uint64_t desc, int k, int n) {
+  const Fields f = decode(desc);
+  return s.at(swizzle(f.start + (n / 64) * f.lbo + (k / 8) * f.sbo + (k % 8) * 128 + (n % 64) * 2));
+}
+
+// A x^T through two K-major descriptors (the S^T and dP^T GEMMs): m64 of `a` rows from a_tile,
+// n64 of `b` rows, k16 steps over kD; compared with the plain product over head_dim columns.
+template <typename C>
+int check_nt(Smem& s, uint32_t a_tile, uint32_t b_tile, const Matrix& a, int a_row0, const Matrix& b, int head_dim) {
+  int bad = 0;
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < C::kBlockM; ++n) {
+      double got = 0, want = 0;
+      for (int kk = 0; kk < C::kD / 16; ++kk)
+        for (int e = 0; e < 16; ++e)
+          got += read_k_major(s, desc_k_major(a_tile, C::kPanelKV, kk), m, e) *
+                 read_k_major(s, desc_k_major(b_tile, C::kPanelQ, kk), n, e);
+      for (int c = 0; c < head_dim; ++c) want += a[a_row0 + m][c] * b[n][c];
+      bad += !(got == want);
+    }
+  return bad;
+}
+
+// X^T Y with X (64 queries x 64 keys, from registers) and Y = Q or dO read N-major (the dK and
+// dV GEMMs): k16 steps over the 64 queries, N = kD.
+template <typename C>
+int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim) {
+  int bad = 0;
+  for (int m = 0; m < 64; ++m)  // key
+    for (int n = 0; n < C::kD; ++n) {
+      double got = 0, want = 0;
+      for (int kk = 0; kk < C::kBlockM / 16; ++kk)
+        for (int e = 0; e < 16; ++e)
+          got += x[kk * 16 + e][m] * read_mn_major(s, desc_mn_major(y_tile, C::kPanelQ, kk), e, n);
+      for (int q = 0; q < C::kBlockM; ++q) want += x[q][m] * (n < head_dim ? y[q][n] : 0.0);
+      bad += !(got == want);
+    }
+  return bad;
+}
+
+template <int kD>
+void check_tier(int head_dim) {
+  using C = Bwd90Config<kD>;
+  std::mt19937 rng(kD * 13 + head_dim);
+  Smem s(C::kSmemBytes);
+  const Matrix k = random_matrix(C::kBlockN, head_dim, head_dim, rng);
+  const Matrix v = random_matrix(C::kBlockN, head_dim, head_dim, rng);
+  ASSERT_EQ(C::kOffK % 1024, 0);
+  ASSERT_EQ(C::kOffV % 1024, 0);
+  tma_store(s, C::kOffK, k, C::kPanels, C::kPanelKV);
+  tma_store(s, C::kOffV, v, C::kPanels, C::kPanelKV);
+  for (int st = 0; st < C::kStages; ++st) {
+    const Matrix q = random_matrix(C::kBlockM, head_dim, head_dim, rng);
+    const Matrix dO = random_matrix(C::kBlockM, head_dim, head_dim, rng);
+    const uint32_t sQ = C::kOffQ + st * C::kBytesQ, sdO = C::kOffdO + st * C::kBytesQ;
+    ASSERT_EQ(sQ % 1024, 0u);
+    ASSERT_EQ(sdO % 1024, 0u);
+    tma_store(s, sQ, q, C::kPanels, C::kPanelQ);
+    tma_store(s, sdO, dO, C::kPanels, C::kPanelQ);
+    for (int cw = 0; cw < 2; ++cw) {
+      const uint32_t key0 = uint32_t(cw) * 64;  // the kernel's sK, sV: + key0 * 128
+      const uint32_t sK = C::kOffK + key0 * 128, sV = C::kOffV + key0 * 128;
+      EXPECT_EQ(check_nt<C>(s, sK, sQ, k, key0, q, head_dim), 0) << "S^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      EXPECT_EQ(check_nt<C>(s, sV, sdO, v, key0, dO, head_dim), 0) << "dP^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // P[query][key], dS likewise
+      EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim), 0) << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim), 0) << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+
+      // dS stored as the consumers store it (element (query, key) at sds_offset), then
+      // dQ = dS K: A K-major over this warpgroup's 64 keys, B = K N-major in 64-column chunks.
+      const Matrix ds = random_matrix(C::kBlockM, 64, 64, rng);
+      const uint32_t sdS = C::kOffdS + uint32_t(cw) * C::kBytesdS;
+      ASSERT_EQ(sdS % 1024, 0u);
+      for (int qr = 0; qr < C::kBlockM; ++qr)
+        for (int kr = 0; kr < 64; ++kr) s.at(sdS + sds_offset(qr, kr)) = ds[qr][kr];
+      int bad = 0;
+      for (int ch = 0; ch < C::kPanels; ++ch)
+        for (int m = 0; m < C::kBlockM; ++m)
+          for (int n = 0; n < 64; ++n) {
+            double got = 0, want = 0;
+            for (int kk = 0; kk < 4; ++kk)
+              for (int e = 0; e < 16; ++e)
+                got += read_k_major(s, desc_k_major(sdS, C::kBytesdS, kk), m, e) *
+                       read_mn_major(s, desc_mn_major(sK + uint32_t(ch) * C::kPanelKV, C::kPanelKV, kk), e, n);
+            const int col = ch * 64 + n;
+            for (int j = 0; j < 64; ++j) want += ds[m][j] * (col < head_dim ? k[key0 + j][col] : 0.0);
+            bad += !(got == want);
+          }
+      EXPECT_EQ(bad, 0) << "dQ, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+    }
+  }
+}
+
+TEST(Sm90BwdLayout, DescriptorsReadWhatTmaWrote) {
+  check_tier<64>(64);
+  check_tier<64>(40);
+  check_tier<128>(128);
+  check_tier<128>(104);
+}
+
+TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
+  for (int d : {64, 128}) {
+    const int off[] = {d == 64 ? Bwd90Config<64>::kOffK : Bwd90Config<128>::kOffK,
+                       d == 64 ? Bwd90Config<64>::kOffV : Bwd90Config<128>::kOffV,
+                       d == 64 ? Bwd90Config<64>::kOffQ : Bwd90Config<128>::kOffQ,
+                       d == 64 ? Bwd90Config<64>::kOffdO : Bwd90Config<128>::kOffdO,
+                       d == 64 ? Bwd90Config<64>::kOffdS : Bwd90Config<128>::kOffdS,
+                       d == 64 ? Bwd90Config<64>::kOffLse : Bwd90Config<128>::kOffLse,
+                       d == 64 ? Bwd90Config<64>::kOffDsum : Bwd90Config<128>::kOffDsum,
+                       d == 64 ? Bwd90Config<64>::kOffBar : Bwd90Config<128>::kOffBar};
+    for (int i = 1; i < 8; ++i) EXPECT_LT(off[i - 1], off[i]) << "region " << i << " tier " << d;
+  }
+  EXPECT_EQ(Bwd90Config<128>::kOffV - Bwd90Config<128>::kOffK, 2 * 128 * 128);
+  EXPECT_EQ(Bwd90Config<128>::kOffdS - Bwd90Config<128>::kOffdO, 2 * 2 * 64 * 128);
+  EXPECT_LE(Bwd90Config<64>::kSmemBytes, 232448);
+  EXPECT_LE(Bwd90Config<128>::kSmemBytes, 232448);
+  // dS's transposed store: a bijection onto the tile's 8 KB.
+  std::vector<int> hit(64 * 64, 0);
+  for (int q = 0; q < 64; ++q)
+    for (int k = 0; k < 64; ++k) {
+      const uint32_t o = sds_offset(q, k);
+      ASSERT_LT(o, 8192u);
+      ASSERT_EQ(o % 2, 0u);
+      ++hit[o / 2];
+    }
+  for (int h : hit) EXPECT_EQ(h, 1);
+}
+
+}  // namespace
+}  // namespace flashattn::test

@@ -1,0 +1,262 @@
+// The sm90 (Hopper) backward, experimental (FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
+// dtypes, head_dim tiers 64 and 128 (padded head_dims included), odd and unequal sequence
+// lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen) and the
+// ones it leaves to the sm80 path (dropout, deterministic). Every result is checked against the
+// double-precision reference with the tolerance rule (check_backward_results). Skips with a
+// message without an sm_90 GPU or when the build has no sm90 backward.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "gpu_harness.h"
+
+namespace flashattn::test {
+namespace {
+
+// Runs `f` with the sm90 backward requested (or not), restoring the environment afterwards.
+template <typename F>
+void with_sm90_bwd(bool on, F&& f) {
+  const char* old = std::getenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
+  const std::string saved = old != nullptr ? old : "";
+  if (on) setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
+  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
+  f();
+  if (old != nullptr) setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", saved.c_str(), 1);
+  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
+}
+
+// Forward (whichever path), then the backward with the sm90 backward requested; the path taken
+// must be want_path, the gradients within the tolerance rule.
+void check_backward_sm90(const Spec& spec, const char* want_path) {
+  Case c(spec);
+  GpuCase g(c);
+  g.run_forward();
+  RunInfo info;
+  with_sm90_bwd(true, [&] { info = g.run_backward(); });
+  EXPECT_EQ(info.path, want_path) << spec.str();
+  check_backward_results(c);
+}
+
+bool sm90_bwd_available(std::string* why) {
+  if (!gpu_present()) {
+    *why = "no CUDA device (or CUDA backend not built)";
+    return false;
+  }
+  int dev = 0, major = 0, minor = 0;
+  cuda_ok(cudaGetDevice(&dev), "cudaGetDevice");
+  cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "attribute");
+  cuda_ok(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "attribute");
+  if (major * 10 + minor != 90) {
+    *why = "the sm90 backward needs an sm_90 device (H100/H200); this one is sm_" + std::to_string(major * 10 + minor);
+    return false;
+  }
+  const char* disabled = std::getenv("FLASHATTN_DISABLE_SM90");
+  if (disabled != nullptr && disabled[0] == '1') {
+    *why = "FLASHATTN_DISABLE_SM90=1 turns the sm90 path off";
+    return false;
+  }
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = 128;
+  s.backend = Backend::Cuda;
+  Case c(s);
+  GpuCase g(c);
+  g.run_forward();
+  RunInfo info;
+  with_sm90_bwd(true, [&] { info = g.run_backward(); });
+  if (info.path != "cuda-sm90") {
+    *why = "this build has no sm90 backward (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier 128 not built)";
+    return false;
+  }
+  return true;
+}
+
+#define REQUIRE_SM90_BWD()                              \
+  do {                                                  \
+    std::string why;                                    \
+    if (!sm90_bwd_available(&why)) GTEST_SKIP() << why; \
+  } while (0)
+
+struct BwdParam {
+  DType dtype;
+  int head_dim;
+  int seqlen_q, seqlen_k;
+  bool causal;
+};
+
+std::string bwd_name(const testing::TestParamInfo<BwdParam>& info) {
+  const BwdParam& g = info.param;
+  return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "_q" +
+         std::to_string(g.seqlen_q) + "_k" + std::to_string(g.seqlen_k) + (g.causal ? "_causal" : "");
+}
+
+std::vector<BwdParam> bwd_grid() {
+  std::vector<BwdParam> v;
+  const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {64, 300}, {1000, 999}, {257, 2048}};
+  for (DType dt : {DType::Float16, DType::BFloat16})
+    for (int d : {40, 64, 104, 128})  // 40, 104: padded up to the 64/128 kernels
+      for (auto [sq, sk] : lens)
+        for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
+  return v;
+}
+
+Spec spec_of(const BwdParam& g) {
+  Spec s;
+  s.dtype = g.dtype;
+  s.head_dim = g.head_dim;
+  s.seqlen_q = g.seqlen_q;
+  s.seqlen_k = g.seqlen_k;
+  s.causal = g.causal;
+  s.heads = 2;
+  s.heads_kv = 2;
+  s.backend = Backend::Cuda;
+  s.seed = uint64_t(g.head_dim * 977 + g.seqlen_q * 13 + g.seqlen_k + g.causal + 5);
+  return s;
+}
+
+class Sm90BwdGrid : public testing::TestWithParam<BwdParam> {};
+
+TEST_P(Sm90BwdGrid, Backward) {
+  REQUIRE_SM90_BWD();
+  check_backward_sm90(spec_of(GetParam()), "cuda-sm90");
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), bwd_name);
+
+// The options of the shared semantics through the sm90 backward.
+TEST(Sm90Bwd, Options) {
+  REQUIRE_SM90_BWD();
+  for (int d : {64, 128}) {
+    Spec base;
+    base.dtype = DType::BFloat16;
+    base.head_dim = d;
+    base.seqlen_q = 300;
+    base.seqlen_k = 517;
+    base.heads = 4;
+    base.heads_kv = 4;
+    base.backend = Backend::Cuda;
+    std::vector<Spec> specs;
+    Spec s = base;
+    s.softcap = 5.0f;
+    specs.push_back(s);
+    s = base;
+    s.alibi = 2;
+    s.causal = true;
+    specs.push_back(s);
+    s = base;
+    s.window_left = 100;
+    s.window_right = 17;
+    specs.push_back(s);
+    s = base;
+    s.window_left = 30;  // key blocks no query reaches: dK = dV = 0
+    s.window_right = 0;
+    s.seqlen_q = 64;
+    s.seqlen_k = 700;
+    specs.push_back(s);
+    s = base;
+    s.heads_kv = 1;  // MQA
+    s.causal = true;
+    specs.push_back(s);
+    s = base;
+    s.heads = 8;
+    s.heads_kv = 2;  // GQA 4:1
+    specs.push_back(s);
+    s = base;
+    s.qk_std = 10.0f;  // large logits
+    specs.push_back(s);
+    s = base;
+    s.batch = 4;
+    s.lens_q = {0, 130, 1, 257};
+    s.lens_k = {17, 0, 300, 511};
+    s.causal = true;
+    specs.push_back(s);
+    s = base;
+    s.batch = 3;
+    s.lens_q = {65, 700, 333};
+    s.lens_k = {1100, 5, 640};
+    specs.push_back(s);
+    for (Spec& x : specs) {
+      x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
+      check_backward_sm90(x, "cuda-sm90");
+    }
+  }
+}
+
+// What the first version leaves to the sm80 path, even with the sm90 backward requested.
+TEST(Sm90Bwd, FallsBackToSm80) {
+  REQUIRE_SM90_BWD();
+  Spec base;
+  base.dtype = DType::Float16;
+  base.head_dim = 64;
+  base.seqlen_q = 200;
+  base.seqlen_k = 300;
+  base.backend = Backend::Cuda;
+  Spec s = base;
+  s.dropout = 0.17f;
+  check_backward_sm90(s, "cuda-sm80");
+  s = base;
+  s.deterministic = true;
+  check_backward_sm90(s, "cuda-sm80");
+  s = base;
+  s.head_dim = 96;  // no sm90 backward for tier 96
+  check_backward_sm90(s, "cuda-sm80");
+  // Not requested: the sm80 path.
+  Case c(base);
+  GpuCase g(c);
+  g.run_forward();
+  RunInfo info;
+  with_sm90_bwd(false, [&] { info = g.run_backward(); });
+  EXPECT_EQ(info.path, "cuda-sm80");
+  check_backward_results(c);
+}
+
+// Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
+// catches gross disagreements; the reference checks carry the exact tolerance rule.
+void expect_near_tensor(const HostTensor& x, const HostTensor& y, const char* what) {
+  double diff = 0, big = 0;
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const double a = x.get(i), b = y.get(i);
+    diff = std::isnan(a - b) ? INFINITY : std::max(diff, std::fabs(a - b));
+    big = std::max(big, std::fabs(b));
+    if (std::isinf(diff)) break;
+  }
+  EXPECT_LE(diff, 0.02 * big + 1e-3) << what << ": sm90 vs sm80, largest |sm80| " << big;
+}
+
+// The sm90 backward against the sm80 backward on the same inputs (one Case: same q, k, v, dout
+// and forward results): both within the reference's tolerance, and close to each other.
+TEST(Sm90Bwd, AgreesWithSm80) {
+  REQUIRE_SM90_BWD();
+  for (int d : {64, 128}) {
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = 777;
+    s.seqlen_k = 1031;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.causal = true;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(d) + 4242;
+    Case c(s);
+    GpuCase g(c);
+    g.run_forward();
+    RunInfo ia, ib;
+    with_sm90_bwd(false, [&] { ib = g.run_backward(); });
+    EXPECT_EQ(ib.path, "cuda-sm80");
+    check_backward_results(c);
+    const HostTensor dq80 = c.dq, dk80 = c.dk, dv80 = c.dv;
+    with_sm90_bwd(true, [&] { ia = g.run_backward(); });
+    EXPECT_EQ(ia.path, "cuda-sm90");
+    check_backward_results(c);
+    expect_near_tensor(c.dq, dq80, "dq");
+    expect_near_tensor(c.dk, dk80, "dk");
+    expect_near_tensor(c.dv, dv80, "dv");
+  }
+}
+
+}  // namespace
+}  // namespace flashattn::test

@@ -74,9 +74,11 @@ bool sm90_bwd_enabled() {
 }
 
 bool sm90_bwd_eligible(const Problem& p) {
-  // First version: no dropout, no deterministic order (both run on the sm80 path).
+  // First version: no dropout, no deterministic order (both run on the sm80 path). No query or
+  // key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && !p.deterministic &&
-         sm90::tma_ok16(p.dout) && sm90::tma_ok16(p.dk) && sm90::tma_ok16(p.dv);
+         p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok16(p.dout) &&
+         sm90::tma_ok16(p.dk) && sm90::tma_ok16(p.dv);
 }
 
 void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -118,5 +119,11 @@ int main() {
   guarded([] { run(DType::Float16, 64, 64, 130, 67, 4, 2, true, 0.2f, true, false); });
   guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, true, true); });
   guarded([] { run(DType::BFloat16, 59, 59, 33, 129, 2, 2, true, 0.1f, false, true); });
+  // The experimental sm90 backward (sm_90 devices; elsewhere these run the sm80 path again).
+  setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
+  guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });
+  guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, false, true); });
+  guarded([] { run(DType::BFloat16, 128, 128, 130, 67, 2, 1, true, 0.0f, false, false); });
+  unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
   return 0;
 }

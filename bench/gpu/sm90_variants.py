@@ -74,7 +74,11 @@ def main():
         name, _, envs = item.partition(":")
         env = dict(kv.split("=", 1) for kv in envs.split(",") if kv)
         variants.append((name, env))
-    results = {name: run_ours(args.bench, shapes, env, args.iters) for name, env in variants}
+    results = {}
+    for name, env in variants:  # progress as it goes (a run cut short still says something)
+        results[name] = run_ours(args.bench, shapes, env, args.iters)
+        print("%s: %s" % (name, ", ".join("%s %.1f" % (",".join(map(str, k)), v[0])
+                                           for k, v in sorted(results[name].items()))), flush=True)
     cudnn = {} if args.no_cudnn else run_cudnn(shapes, args.iters)
     names = [n for n, _ in variants]
     print("| shape (d, seqlen, causal) | " + " | ".join(names) + (" | cuDNN | best / cuDNN" if cudnn else "") + " |")

@@ -44,30 +44,16 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
   if (td == 192 && tv == 128) want_v = 128;  // the dedicated (192, 128) instantiation
   const cuda::Direction dir = pass == Pass::Forward ? cuda::Direction::Forward : cuda::Direction::Backward;
 #ifdef FLASHATTN_WITH_SM90
-  // Hopper: the sm90 forward for its tiers (64, 96, 128, 192, 256, and head_dim 192 with head_dim_v
-  // 128) when the operands suit TMA; everything else (other tiers and pairs, the backward) runs on
-  // the sm80 path.
-  if (pass == Pass::Forward && dev.arch == 90 && cuda::sm90_enabled() && cuda::sm90_eligible(p)) {
+  // Hopper, when the operands suit TMA: the sm90 forward for its tiers (64, 96, 128, 192, 256, and
+  // head_dim 192 with head_dim_v 128); the sm90 backward, experimental (FLASHATTN_EXPERIMENTAL_SM90_BWD=1),
+  // for tiers 64 and 128 with head_dim == head_dim_v, GQA/MQA, masks, varlen and score modifiers.
+  // Everything else (other tiers and pairs, dropout and deterministic backward) runs on the sm80 path.
+  const bool sm90 = dev.arch == 90 && cuda::sm90_enabled() &&
+                    (pass == Pass::Forward ? cuda::sm90_eligible(p)
+                                           : cuda::sm90_bwd_enabled() && cuda::sm90_bwd_eligible(p));
+  if (sm90) {
     int n90 = 0;
-    const cuda::KernelEntry* t90 = cuda::sm90_kernels(&n90);
-    for (int i = 0; i < n90; ++i)
-      if (t90[i].dtype == p.dtype && t90[i].head_dim == want_d && t90[i].head_dim_v == want_v &&
-          t90[i].smem_bytes <= dev.smem_optin) {
-        KernelChoice c;
-        c.supported = true;
-        c.path = "cuda-sm90";
-        c.kernel = &t90[i];
-        c.sm90 = true;
-        return c;
-      }
-  }
-  // The sm90 backward, experimental (FLASHATTN_EXPERIMENTAL_SM90_BWD=1): tiers 64 and 128 with
-  // head_dim == head_dim_v, GQA/MQA, masks, varlen and score modifiers; dropout, deterministic
-  // order and every other tier stay on the sm80 path.
-  if (pass == Pass::Backward && dev.arch == 90 && cuda::sm90_enabled() && cuda::sm90_bwd_enabled() &&
-      cuda::sm90_bwd_eligible(p)) {
-    int n90 = 0;
-    const cuda::KernelEntry* t90 = cuda::sm90_bwd_kernels(&n90);
+    const cuda::KernelEntry* t90 = pass == Pass::Forward ? cuda::sm90_kernels(&n90) : cuda::sm90_bwd_kernels(&n90);
     for (int i = 0; i < n90; ++i)
       if (t90[i].dtype == p.dtype && t90[i].head_dim == want_d && t90[i].head_dim_v == want_v &&
           t90[i].smem_bytes <= dev.smem_optin) {

@@ -1,14 +1,14 @@
-// Forward kernel of the sm90 path (Hopper, sm_90a): TMA brings Q once and K/V tiles into a
-// kStages-deep shared-memory ring completing on mbarriers; wgmma computes S = Q K^T (both
+// Forward kernel of the sm90 path (Hopper, sm_90a): TMA brings each tile's Q once and K/V tiles
+// into a kStages-deep shared-memory ring completing on mbarriers; wgmma computes S = Q K^T (both
 // operands from shared memory) and O += P V (P from registers, V read N-major). Warp
 // specialization: warpgroup 0 is the producer (one thread issues every TMA copy, the group gives
-// its registers up with setmaxnreg), warpgroups 1 and 2 are consumers of 64 query rows each.
+// its registers up with setmaxnreg), the other 2 (or 3) warpgroups consume 64 query rows each.
 // The softmax, mask, score modifiers and dropout are the ones of src/semantics, applied exactly
 // as the sm80 kernel applies them (scores in log2 units, exp2, the same finalize).
 //
 // Scheduling inside a consumer warpgroup: S_{i+1} = Q K_{i+1}^T and P_i V_i are in flight on
-// the tensor cores while the softmax of S_{i+1} runs; between the two consumer warpgroups:
-// ping-pong (named barriers), so one's softmax runs while the other's GEMMs hold the tensor
+// the tensor cores while the softmax of S_{i+1} runs; between the consumer warpgroups:
+// ping-pong (named barriers), so one's softmax runs while another's GEMMs hold the tensor
 // cores (FwdParams90::pingpong; FLASHATTN_SM90_PINGPONG=0 turns it off for comparison).
 // Validated on the H200 (bench/NOTES.md, session 4): tests/cuda/test_sm90.cc,
 // tests/cuda/sm90_probe.cu (TMA, the S and the P V stages in isolation).
@@ -38,8 +38,8 @@ struct FwdParams90 {
   FwdParams p;
   // q, k, v as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
   CUtensorMap tma_q, tma_k, tma_v;
-  // The two consumer warpgroups take turns issuing their GEMMs (named barriers 1 and 2), so
-  // one's softmax runs while the other's GEMMs hold the tensor cores.
+  // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
+  // one's softmax runs while another's GEMMs hold the tensor cores.
   int pingpong = 1;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;

@@ -142,6 +142,22 @@ TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
   check_tier<64, false, 64, 3>(40);
 }
 
+// The epilogue's O tile (swizzled_offset) is laid out the way a TMA store reads it: the same
+// model as the loads, for every row and column of the largest tiles.
+TEST(Sm90Layout, EpilogueTileMatchesTmaSwizzle) {
+  for (uint32_t panel : {128u * 128u, 192u * 128u})
+    for (int r = 0; r < int(panel / 128); ++r)
+      for (int c = 0; c < 256; c += 2) {
+        const uint32_t base = 3 * 1024;  // any 1024-byte aligned tile
+        ASSERT_EQ(base + swizzled_offset(r, c, panel), swizzle(base + (c / 64) * panel + r * 128 + (c % 64) * 2))
+            << "row " << r << " col " << c;
+      }
+  // Tiers with room for the O tile use it; the others keep the direct stores.
+  EXPECT_TRUE((Fwd90ConfigFor<64>::kStoreO && Fwd90ConfigFor<128>::kStoreO && Fwd90ConfigFor<64, false, 64, 3>::kStoreO));
+  EXPECT_FALSE((Fwd90ConfigFor<256>::kStoreO));
+  EXPECT_EQ(Fwd90ConfigFor<128>::kOffO % 1024, 0);
+}
+
 TEST(Sm90Layout, SharedMemoryFitsHopper) {
   // 227 KB of opt-in shared memory per block on H100/H200.
   EXPECT_LE(Fwd90ConfigFor<64>::kSmemBytes, 232448);

@@ -6,6 +6,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <initializer_list>
+#include <string>
+#include <utility>
 
 #include "gpu_harness.h"
 
@@ -172,15 +175,15 @@ TEST(Sm90, Options) {
   }
 }
 
-// The kernel variants under comparison (FLASHATTN_SM90_PINGPONG=0, FLASHATTN_SM90_BLOCKN=alt,
-// FLASHATTN_SM90_PERSISTENT=1): every one must be right before its speed counts (the default is
-// the grid's).
-void check_variant(const char* pingpong, const char* block_n, const char* persistent = "0",
-                   const char* consumers = "2") {
-  setenv("FLASHATTN_SM90_PINGPONG", pingpong, 1);
-  setenv("FLASHATTN_SM90_BLOCKN", block_n, 1);
-  setenv("FLASHATTN_SM90_PERSISTENT", persistent, 1);
-  setenv("FLASHATTN_SM90_CONSUMERS", consumers, 1);
+// The kernel variants under comparison (environment knobs of src/cuda/sm90/launch.cu:
+// FLASHATTN_SM90_PINGPONG=0, _BLOCKN=alt, _PERSISTENT=1, _CONSUMERS=3, _TMA_STORE=1): every one
+// must be right before its speed counts (the default is the grid's).
+void check_variant(std::initializer_list<std::pair<const char*, const char*>> env) {
+  std::string trace;
+  for (auto [k, v] : env) {
+    setenv(k, v, 1);
+    trace += std::string(k) + "=" + v + " ";
+  }
   for (int d : {64, 96, 128, 192, 256})
     for (int variant = 0; variant < 4; ++variant) {
       Spec s;
@@ -199,36 +202,32 @@ void check_variant(const char* pingpong, const char* block_n, const char* persis
         s.lens_q = {1, 700, 333};
         s.lens_k = {1100, 5, 640};
       }
-      SCOPED_TRACE(std::string("pingpong=") + pingpong + " block_n=" + block_n + " persistent=" + persistent +
-                   " consumers=" + consumers);
+      SCOPED_TRACE(trace);
       with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
     }
-  unsetenv("FLASHATTN_SM90_PINGPONG");
-  unsetenv("FLASHATTN_SM90_BLOCKN");
-  unsetenv("FLASHATTN_SM90_PERSISTENT");
-  unsetenv("FLASHATTN_SM90_CONSUMERS");
+  for (auto [k, v] : env) unsetenv(k);
 }
 
 TEST(Sm90, VariantWithoutPingpong) {
   REQUIRE_SM90();
-  check_variant("0", "default");
+  check_variant({{"FLASHATTN_SM90_PINGPONG", "0"}});
 }
 
 TEST(Sm90, VariantAlternativeKeyBlocks) {
   REQUIRE_SM90();
-  check_variant("1", "alt");
+  check_variant({{"FLASHATTN_SM90_BLOCKN", "alt"}});
 }
 
 TEST(Sm90, VariantPersistent) {
   REQUIRE_SM90();
-  check_variant("1", "default", "1");
+  check_variant({{"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a
 // persistent grid.
 TEST(Sm90, VariantThreeConsumers) {
   REQUIRE_SM90();
-  check_variant("1", "default", "1", "3");
+  check_variant({{"FLASHATTN_SM90_CONSUMERS", "3"}, {"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
 // head_dim 192 with head_dim_v 128 (the DeepSeek-style pair): its own instantiation, also with
@@ -257,6 +256,13 @@ TEST(Sm90, HeadDim192WithValue128) {
     SCOPED_TRACE("variant " + std::to_string(variant));
     with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
   }
+}
+
+// O through shared memory and TMA stores (tiers with room for the O tile; varlen batches and the
+// other tiers keep the direct stores), on a persistent grid (the O tile reused across tiles).
+TEST(Sm90, VariantTmaStore) {
+  REQUIRE_SM90();
+  check_variant({{"FLASHATTN_SM90_TMA_STORE", "1"}, {"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
 // A persistent grid with more tiles than SMs: each CTA walks several tiles (Q reloaded, the K/V

@@ -20,9 +20,13 @@ struct Fwd90Config {
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
   static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesK;
-  static constexpr int kOffBar = kOffV + kStages * kBytesV;
-  // Barriers: Q full and empty, K and V full and empty per stage; +1024: alignment slack.
-  static constexpr int kSmemBytes = kOffBar + (2 + 4 * kStages) * 8 + 1024;
+  // The O tile for the TMA-store epilogue (panels of kBlockM rows like Q), where it fits.
+  static constexpr int kBytesO = kPanelsV * kPanelQ;
+  static constexpr int kBarBytes = (2 + 4 * kStages) * 8 + 1024;  // barriers: Q full/empty, K/V full/empty per stage; +1024: alignment slack
+  static constexpr bool kStoreO = kOffV + kStages * kBytesV + kBytesO + kBarBytes <= 227 * 1024;
+  static constexpr int kOffO = kOffV + kStages * kBytesV;
+  static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
+  static constexpr int kSmemBytes = kOffBar + kBarBytes;
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
   static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");

@@ -30,6 +30,13 @@ FA_HD uint64_t make_desc(uint32_t smem_byte_addr, uint32_t lbo_bytes, uint32_t s
 FA_HD uint64_t desc_k_major(uint32_t tile, uint32_t panel_bytes, int kk) {
   return make_desc(tile + uint32_t(kk / 4) * panel_bytes + uint32_t(kk % 4) * 32u, 16, 1024);
 }
+// Byte offset of element (row, col) of a tile stored as TMA's 128-byte swizzle writes it: 64-column
+// panels of panel_bytes, rows 128 bytes apart, the 16-byte chunk index XOR the row within its
+// 8-row atom (the tile 1024-byte aligned). The epilogue writes O this way for a TMA store.
+FA_HD uint32_t swizzled_offset(int row, int col, uint32_t panel_bytes) {
+  const uint32_t a = uint32_t(col / 64) * panel_bytes + uint32_t(row) * 128u + uint32_t(col % 64) * 2u;
+  return a ^ (((a >> 7) & 7u) << 4);
+}
 // MN-major B operand (V stored [key][head_dim]: N = head_dim contiguous, K = keys) in 64-column
 // panels of panel_bytes: the k16 step kk starts 16 key rows further (2 x 1024 bytes); panels along
 // N are panel_bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).

@@ -36,8 +36,11 @@ using sm80::SeqInfo;
 
 struct FwdParams90 {
   FwdParams p;
-  // q, k, v as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
-  CUtensorMap tma_q, tma_k, tma_v;
+  // q, k, v (and out) as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
+  CUtensorMap tma_q, tma_k, tma_v, tma_o;
+  // The epilogue writes O through shared memory with TMA stores (tma_o: boxes of 64 rows), where
+  // the tier's shared memory has room (Fwd90Config::kStoreO) and the batch is not varlen.
+  int store_o = 0;
   // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
   // one's softmax runs while another's GEMMs hold the tensor cores.
   int pingpong = 1;
@@ -392,8 +395,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     ++tiles;
     it0 += n_count;
 
-    // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only).
+    // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only): straight
+    // from registers, or into this warpgroup's 64 rows of the O tile and out with TMA stores
+    // (which leave rows and columns past the tensor's extent alone).
     const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+    const bool store_o = C::kStoreO && P.store_o != 0;
+    const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
+    if (store_o) {
+      if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
+      named_bar_sync(bar_o, 128);
+    }
     T* gO = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + m0) * p.out.row_stride +
             h * p.out.head_stride;
 #pragma unroll
@@ -403,9 +414,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
       const float f = inv * keep_scale;
       const int r = row0 + hf * 8;
-      if (r >= rows) continue;
-      if (p.lse != nullptr && tq == 0)
+      if (p.lse != nullptr && tq == 0 && r < rows)
         p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
+      if (store_o) {
+#pragma unroll
+        for (int ct = 0; ct < kDv / 8; ++ct) {
+          const int c = ct * 8 + 2 * tq;
+          *reinterpret_cast<uint32_t*>(smem + C::kOffO + swizzled_offset(r, c, C::kPanelQ)) =
+              prim::pack2(acc_o[4 * ct + 2 * hf] * f, acc_o[4 * ct + 2 * hf + 1] * f, T());
+        }
+        continue;
+      }
+      if (r >= rows) continue;
       T* dst = gO + r * p.out.row_stride;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct) {
@@ -418,7 +438,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
       }
     }
+    if (store_o) {
+      fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
+      named_bar_sync(bar_o, 128);
+      if (tid == 0) {
+#pragma unroll
+        for (int pn = 0; pn < C::kPanelsV; ++pn)
+          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + cw * 64 * 128, pn * 64, q_row + cw * 64, h, qb);
+        bulk_commit();
+      }
+    }
   }
+  if (C::kStoreO && P.store_o != 0 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 

@@ -143,6 +143,11 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
+  // FLASHATTN_SM90_TMA_STORE=1: O through shared memory and TMA stores (not for varlen batches,
+  // whose tiles end inside the next sequence's rows). Off until measured.
+  const char* store = std::getenv("FLASHATTN_SM90_TMA_STORE");
+  P.store_o = store != nullptr && store[0] == '1' && !p.varlen;
+  if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   kernel.launch(&P, context.cuda_stream);
 }
 

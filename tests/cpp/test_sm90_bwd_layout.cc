@@ -5,7 +5,9 @@
 // (sds_offset). Every GEMM of the kernel, for both consumer warpgroups and both ring stages:
 //   S^T = K Q^T, dP^T = V dO^T        K, V, Q, dO K-major
 //   dV += P^T dO, dK += dS^T Q        dO, Q read N-major (P^T, dS^T come from registers)
-//   dQ  = dS K                        dS as stored by the consumers (K-major A), K read N-major
+//   dQ  = dS K                        dS of both warpgroups as they store it into one buffer
+//                                     (K-major A, 128 keys), K read N-major, warpgroup cw's
+//                                     head_dim columns cw * kDQ .. + kDQ - 1; both dS buffers
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -132,28 +134,38 @@ void check_tier(int head_dim) {
       const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // P[query][key], dS likewise
       EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim), 0) << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim), 0) << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
-
-      // dS stored as the consumers store it (element (query, key) at sds_offset), then
-      // dQ = dS K: A K-major over this warpgroup's 64 keys, B = K N-major in 64-column chunks.
-      const Matrix ds = random_matrix(C::kBlockM, 64, 64, rng);
-      const uint32_t sdS = C::kOffdS + uint32_t(cw) * C::kBytesdS;
-      ASSERT_EQ(sdS % 1024, 0u);
+    }
+  }
+  // dS as the consumers store it (warpgroup cw: element (query, key0 + kr) at panel cw +
+  // sds_offset(query, kr)), then dQ[:, cw kDQ ..) = dS K over the 128 keys, for each warpgroup
+  // and dS buffer: A K-major (panels of kPaneldS), B = K N-major from the kernel's sKdq.
+  for (int buf = 0; buf < C::kBuffersdS; ++buf) {
+    const Matrix ds = random_matrix(C::kBlockM, C::kBlockN, C::kBlockN, rng);
+    const uint32_t sdS = C::kOffdS + uint32_t(buf) * C::kBytesdS;
+    ASSERT_EQ(sdS % 1024, 0u);
+    ASSERT_LE(sdS + C::kBytesdS, uint32_t(C::kOffLse));
+    for (int cw = 0; cw < 2; ++cw)
       for (int qr = 0; qr < C::kBlockM; ++qr)
-        for (int kr = 0; kr < 64; ++kr) s.at(sdS + sds_offset(qr, kr)) = ds[qr][kr];
+        for (int kr = 0; kr < 64; ++kr) {
+          const uint32_t o = uint32_t(cw) * C::kPaneldS + sds_offset(qr, kr);
+          ASSERT_EQ(o, sds_offset(qr, cw * 64 + kr));
+          s.at(sdS + o) = ds[qr][cw * 64 + kr];
+        }
+    for (int cw = 0; cw < 2; ++cw) {
+      const uint32_t sKdq = C::kOffK + uint32_t(cw * C::kDQ / 64) * C::kPanelKV + uint32_t(cw * C::kDQ % 64) * 2u;
       int bad = 0;
-      for (int ch = 0; ch < C::kPanels; ++ch)
-        for (int m = 0; m < C::kBlockM; ++m)
-          for (int n = 0; n < 64; ++n) {
-            double got = 0, want = 0;
-            for (int kk = 0; kk < 4; ++kk)
-              for (int e = 0; e < 16; ++e)
-                got += read_k_major(s, desc_k_major(sdS, C::kBytesdS, kk), m, e) *
-                       read_mn_major(s, desc_mn_major(sK + uint32_t(ch) * C::kPanelKV, C::kPanelKV, kk), e, n);
-            const int col = ch * 64 + n;
-            for (int j = 0; j < 64; ++j) want += ds[m][j] * (col < head_dim ? k[key0 + j][col] : 0.0);
-            bad += !(got == want);
-          }
-      EXPECT_EQ(bad, 0) << "dQ, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      for (int m = 0; m < C::kBlockM; ++m)
+        for (int n = 0; n < C::kDQ; ++n) {
+          double got = 0, want = 0;
+          for (int kk = 0; kk < C::kBlockN / 16; ++kk)
+            for (int e = 0; e < 16; ++e)
+              got += read_k_major(s, desc_k_major(sdS, C::kPaneldS, kk), m, e) *
+                     read_mn_major(s, desc_mn_major(sKdq, C::kPanelKV, kk), e, n);
+          const int col = cw * C::kDQ + n;
+          for (int j = 0; j < C::kBlockN; ++j) want += ds[m][j] * (col < head_dim ? k[j][col] : 0.0);
+          bad += !(got == want);
+        }
+      EXPECT_EQ(bad, 0) << "dQ, tier " << kD << " hd " << head_dim << " buffer " << buf << " wg " << cw;
     }
   }
 }
@@ -179,14 +191,17 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   }
   EXPECT_EQ(Bwd90Config<128>::kOffV - Bwd90Config<128>::kOffK, 2 * 128 * 128);
   EXPECT_EQ(Bwd90Config<128>::kOffdS - Bwd90Config<128>::kOffdO, 2 * 2 * 64 * 128);
+  EXPECT_EQ(Bwd90Config<128>::kOffLse - Bwd90Config<128>::kOffdS, 2 * 64 * 128 * 2);  // two 64 x 128 dS buffers
+  EXPECT_EQ(Bwd90Config<64>::kDQ * 2, 64);
+  EXPECT_EQ(Bwd90Config<128>::kDQ * 2, 128);
   EXPECT_LE(Bwd90Config<64>::kSmemBytes, 232448);
   EXPECT_LE(Bwd90Config<128>::kSmemBytes, 232448);
-  // dS's transposed store: a bijection onto the tile's 8 KB.
-  std::vector<int> hit(64 * 64, 0);
+  // dS's transposed store: a bijection of (64 queries, 128 keys) onto the buffer's 16 KB.
+  std::vector<int> hit(64 * 128, 0);
   for (int q = 0; q < 64; ++q)
-    for (int k = 0; k < 64; ++k) {
+    for (int k = 0; k < 128; ++k) {
       const uint32_t o = sds_offset(q, k);
-      ASSERT_LT(o, 8192u);
+      ASSERT_LT(o, 16384u);
       ASSERT_EQ(o % 2, 0u);
       ++hit[o / 2];
     }

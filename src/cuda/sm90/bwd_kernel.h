@@ -6,14 +6,17 @@
 //   P^T = exp2(S^T scale_log2 - LSE log2e)   the semantics' mask and score modifiers
 //   dS^T = P^T (dP^T - D) d(score)/d(dot)
 //   dV += P^T dO, dK += dS^T Q               wgmma RS (P^T, dS^T from registers), dO and Q N-major
-//   dQ += dS K                               dS^T stored transposed to shared memory (K-major A),
-//                                            K N-major; fp32 red.global.add into the workspace
+//   dQ += dS K                               dS^T of both warpgroups stored transposed to one
+//                                            shared tile (K-major A, 128 keys), K N-major; each
+//                                            warpgroup half of head_dim; fp32 red.global.add
 // Warp specialization: warpgroup 0 produces (thread 0 issues the TMA copies of K, V once and of
 // Q, dO into a two-stage ring; warp 1 copies LSE (in log2 units) and D of the stage), warpgroups
-// 1 and 2 consume, each owning 64 of the 128 keys. Each consumer adds its own keys' part of dQ,
-// so a query row gets two reductions per key block (first version: simple, not fastest).
-// Invariant: a ring stage is refilled only after both consumers arrived on its empty barrier,
-// which they do once the last GEMM reading its Q and dO has completed.
+// 1 and 2 consume, each owning 64 of the 128 keys for S^T, dP^T, dK, dV; for dQ each owns half
+// of head_dim over all 128 keys, so a dQ element gets one reduction per key block.
+// Invariants: a ring stage is refilled only after both consumers arrived on its empty barrier,
+// which they do once the last GEMM reading its Q and dO has completed; dS buffer s % 2 is
+// rewritten at step s only after both consumers passed the dS barrier of step s - 1, which each
+// reaches after its dQ GEMM of step s - 2 (the buffer's last reader) has completed.
 #pragma once
 
 #include <cuda.h>
@@ -173,9 +176,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int key0 = cw * 64;        // the warpgroup's first key within the block
   const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
-  unsigned char* sdS = smem + C::kOffdS + cw * C::kBytesdS;
-  const uint32_t sdS_addr = smem_addr(sdS);
-  const int bar_wg = 3 + cw;  // named barrier of this warpgroup's 128 threads
+  // dQ = dS K: B = K's 128 rows, this warpgroup's kDQ head_dim columns (inside one panel; for
+  // kDQ = 32 the second warpgroup starts 64 bytes into each 128-byte row, which the swizzle,
+  // applied to the address bits 4-6 from bits 7-9, leaves intact).
+  constexpr int kDQ = C::kDQ;
+  const uint32_t sKdq = smem_addr(smem + C::kOffK) + uint32_t(cw * kDQ / 64) * C::kPanelKV + uint32_t(cw * kDQ % 64) * 2u;
+  // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
+  // __syncthreads; the kernel uses no other).
+  constexpr int kBarDs = 1;
 
   float acc_dk[kNKV], acc_dv[kNKV];
 #pragma unroll
@@ -263,51 +271,48 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
     wgmma_commit();
 
-    // dS (the same rounded values as dsa) to shared memory as [query][key]: the last step's dQ
-    // GEMM of every warp of this warpgroup has completed before anyone overwrites it.
-    named_bar_sync(bar_wg, 128);
+    // dS (the same rounded values as dsa) into this warpgroup's panel of the step's dS buffer,
+    // as [query][key]; then the barrier of both warpgroups (the buffer's previous readers, the
+    // dQ GEMMs of step s - 2, completed before either arrived at step s - 1's barrier).
+    // (Panel cw: sds_offset(q, key0 + k) = cw * kPaneldS + sds_offset(q, k), k < 64.)
+    unsigned char* sdS = smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS;
+    unsigned char* sdS_wg = sdS + cw * C::kPaneldS;
 #pragma unroll
     for (int j = 0; j < kNS; ++j) {
       const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
-      *reinterpret_cast<T*>(sdS + sds_offset(qc, kr)) = prim::from_float<T>(acc_dp[j]);
+      *reinterpret_cast<T*>(sdS_wg + sds_offset(qc, kr)) = prim::from_float<T>(acc_dp[j]);
     }
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
-    named_bar_sync(bar_wg, 128);
+    named_bar_sync(kBarDs, 256);
 
-    // dQ (queries x head_dim) += dS K over this warpgroup's keys, in 64-column chunks: the
-    // accumulator beside dK and dV stays at 32 registers.
+    // dQ[:, cw kDQ .. + kDQ) += dS (64 queries x 128 keys) K (128 keys x kDQ): K depth 128.
+    float acc_dq[kDQ / 2];
+    reg_fence(acc_dq);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk)
+      Wgmma<kDQ, T, 1>::ss(acc_dq, desc_k_major(smem_addr(sdS), C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk),
+                           kk > 0);
+    wgmma_commit();
+    // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D were
+    // read before the barrier above).
+    wgmma_wait<1>();
+    reg_fence(acc_dv);
+    reg_fence(acc_dk);
+    if (tid == 0) mbar_arrive(q_empty + st);
+    wgmma_wait<0>();
+    reg_fence(acc_dq);
+    // Column pairs: one red.global.add.v2.f32 each (8-byte aligned: dq_accum_dim is even).
+    // Columns past head_dim (K zero-filled there) add 0 inside the tier's row.
     const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
     float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim) +
-                 (warp * 16 + gr) * dq_row_stride + 2 * tq;
+                 (warp * 16 + gr) * dq_row_stride + cw * kDQ + 2 * tq;
 #pragma unroll
-    for (int ch = 0; ch < C::kPanels; ++ch) {
-      float acc_dq[32];
-      reg_fence(acc_dq);
-      wgmma_fence();
+    for (int hf = 0; hf < 2; ++hf) {
+      if (warp * 16 + gr + hf * 8 >= rows) continue;
+      float* row = gdq + hf * 8 * dq_row_stride;
 #pragma unroll
-      for (int kk = 0; kk < 4; ++kk)
-        Wgmma<64, T, 1>::ss(acc_dq, desc_k_major(sdS_addr, C::kBytesdS, kk),
-                            desc_mn_major(sK + uint32_t(ch) * C::kPanelKV, C::kPanelKV, kk), kk > 0);
-      wgmma_commit();
-      if (ch == 0) {
-        // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D
-        // were read before the barriers above).
-        wgmma_wait<1>();
-        reg_fence(acc_dv);
-        reg_fence(acc_dk);
-        if (tid == 0) mbar_arrive(q_empty + st);
-      }
-      wgmma_wait<0>();
-      reg_fence(acc_dq);
-      // Column pairs: one red.global.add.v2.f32 each (8-byte aligned: dq_accum_dim is even).
-      // Columns past head_dim (K zero-filled there) add 0 inside the tier's row.
-#pragma unroll
-      for (int hf = 0; hf < 2; ++hf) {
-        if (warp * 16 + gr + hf * 8 >= rows) continue;
-        float* row = gdq + hf * 8 * dq_row_stride + ch * 64;
-#pragma unroll
-        for (int t = 0; t < 8; ++t) prim::red_add2(row + t * 8, acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
-      }
+      for (int t = 0; t < kDQ / 8; ++t) prim::red_add2(row + t * 8, acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
     }
   }
 

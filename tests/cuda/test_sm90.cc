@@ -265,6 +265,44 @@ TEST(Sm90, VariantTmaStore) {
   check_variant({{"FLASHATTN_SM90_TMA_STORE", "1"}, {"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
+// GQA packing (FLASHATTN_SM90_PACK_GQA=1): short queries with 2, 4 and 8 query heads per KV head
+// share a tile (rows of several heads stacked by one TMA box); decoding (seqlen_q 1), chunks,
+// causal, varlen, a softcap (which keeps one head a tile), three consumers and a persistent grid.
+TEST(Sm90, PackedGqa) {
+  REQUIRE_SM90();
+  setenv("FLASHATTN_SM90_PACK_GQA", "1", 1);
+  int n = 0;
+  for (int d : {64, 128, 256})
+    for (int heads_kv : {1, 2, 4})
+      for (auto [sq, sk] : {std::pair{1, 1}, {1, 700}, {5, 257}, {33, 1000}, {64, 64}, {100, 300}}) {
+        Spec s;
+        s.dtype = n % 2 ? DType::Float16 : DType::BFloat16;
+        s.head_dim = d;
+        s.batch = 2;
+        s.heads = 8;
+        s.heads_kv = heads_kv;
+        s.seqlen_q = sq;
+        s.seqlen_k = sk;
+        s.causal = n % 3 == 1;
+        if (n % 5 == 2) s.softcap = 30.0f;
+        if (n % 7 == 3) {
+          s.lens_q = {sq, sq > 1 ? sq - 1 : 1};
+          s.lens_k = {sk, sk / 2 + 1};
+        }
+        s.backend = Backend::Cuda;
+        s.seed = uint64_t(5000 + n);
+        const bool three = d == 64 && n % 2 == 0, persistent = n % 4 == 0;
+        if (three) setenv("FLASHATTN_SM90_CONSUMERS", "3", 1);
+        if (persistent) setenv("FLASHATTN_SM90_PERSISTENT", "1", 1);
+        SCOPED_TRACE("case " + std::to_string(n) + (three ? " three consumers" : "") + (persistent ? " persistent" : ""));
+        with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+        unsetenv("FLASHATTN_SM90_CONSUMERS");
+        unsetenv("FLASHATTN_SM90_PERSISTENT");
+        ++n;
+      }
+  unsetenv("FLASHATTN_SM90_PACK_GQA");
+}
+
 // A persistent grid with more tiles than SMs: each CTA walks several tiles (Q reloaded, the K/V
 // ring and the ping-pong turns carried over), causal (longest first) and not, varlen with empty
 // and short sequences among long ones.

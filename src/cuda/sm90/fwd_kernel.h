@@ -48,10 +48,21 @@ struct FwdParams90 {
   int alt = 0;
   // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers).
   int three_consumers = 0;
+  // GQA packing: the tile's kBlockM rows are `pack` query heads of one KV group (consecutive
+  // heads, pack divides the group) times kBlockM / pack query rows each, so short queries (decoding,
+  // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
+  // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
+  int pack = 1;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
 };
+
+// The plain kernel (kExtras = false) runs problems without score modifiers and dropout and with a
+// positive scale (it folds the scale into the exponent, which keeps the max only for scale > 0).
+inline bool fwd90_plain(const FwdParams& p) {
+  return !p.has_score_mod && !p.dropout.enabled() && p.scale_log2 > 0.0f;
+}
 
 template <typename T, typename C, bool kExtras>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
@@ -76,7 +87,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // Causal: the last query blocks of every head first (they see the most keys: longest first);
   // otherwise the query blocks of one head together (they share K and V in L2). Every warpgroup
   // walks the same sequence, so producer and consumers agree on each tile.
-  const int64_t bh_count = int64_t(p.batch) * p.num_heads;
+  const int pack = kExtras ? 1 : P.pack;       // query heads per tile
+  const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
+  const int heads_t = p.num_heads / pack;       // head packs per batch entry
+  const int64_t bh_count = int64_t(p.batch) * heads_t;
   const int64_t num_tiles = bh_count * p.num_m_blocks;
   int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
   SeqInfo seq;
@@ -92,12 +106,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       m_block = p.num_m_blocks - 1 - int(t % p.num_m_blocks);
       bh = t / p.num_m_blocks;
     }
-    b = int(bh / p.num_heads);
-    h = int(bh % p.num_heads);
+    b = int(bh / heads_t);
+    h = int(bh % heads_t) * pack;  // the tile's first query head
     seq = SeqInfo(p, b);
-    m0 = m_block * kBlockM;
+    m0 = m_block * rows_per_head;  // rows: the query rows m0 .. m0 + rows - 1 (of each head)
     if (m0 >= seq.seqlen_q) return false;
-    rows = min(kBlockM, seq.seqlen_q - m0);
+    rows = min(rows_per_head, seq.seqlen_q - m0);
     hk = h / p.group;
     mask = semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
     int key_lo, key_hi;
@@ -176,7 +190,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int cw = wg - 1;  // consumer warpgroup: rows cw * 64 .. + 63 of the tile
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;
-  const int row0 = cw * 64 + warp * 16 + gr;  // this thread's rows: row0 and row0 + 8
+  const int row0 = cw * 64 + warp * 16 + gr;  // this thread's tile rows: row0 and row0 + 8
+  // The query row and head of this thread's tile row row0 + 8 hf (computed where needed: kept
+  // across the main loop they would cost registers).
+  auto q_of = [&](int hf) { return m0 + (row0 + hf * 8) % rows_per_head; };
+  auto head_of = [&](int hf) { return h + (row0 + hf * 8) / rows_per_head; };
 
   semantics::ScoreMod<float> mod;  // per tile: the ALiBi slope and the diagonal
   if constexpr (kExtras) {
@@ -241,8 +259,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if constexpr (kExtras) {
 #pragma unroll
       for (int j = 0; j < kNS; ++j) {
-        const int r = row0 + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
-        if (p.has_score_mod) s[j] = mod.apply(s[j], m0 + r, n0 + c) * kLog2e;
+        const int c = (j / 4) * 8 + 2 * tq + (j % 2);
+        if (p.has_score_mod) s[j] = mod.apply(s[j], q_of((j % 4) / 2), n0 + c) * kLog2e;
         else s[j] *= p.scale_log2;
       }
     }
@@ -253,7 +271,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       int lo[2], hi[2];
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
-        const int i = m0 + row0 + hf * 8;
+        const int i = q_of(hf);
         mask.key_range(i, i + 1, &lo[hf], &hi[hf]);
         lo[hf] -= n0;
         hi[hf] -= n0;
@@ -295,7 +313,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         for (int ch = 0; ch < (kPairs + 15) / 16; ++ch) {
           const int pairs = kPairs - 16 * ch < 16 ? kPairs - 16 * ch : 16;
           const uint32_t keep_mask =
-              p.dropout.keep_mask_pairs(bh_dropout, m0 + row0 + hf * 8, n0 + 128 * ch + 2 * tq, pairs);
+              p.dropout.keep_mask_pairs(bh_dropout, q_of(hf), n0 + 128 * ch + 2 * tq, pairs);
 #pragma unroll
           for (int t = 0; t < 16; ++t)
 #pragma unroll
@@ -351,7 +369,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
       mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
     }
-    bh_dropout = uint64_t(b) * p.num_heads + h;
+    bh_dropout = uint64_t(b) * p.num_heads + h;  // (extras: pack is 1)
 #pragma unroll
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
     row_max[0] = row_max[1] = -INFINITY;
@@ -399,23 +417,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // from registers, or into this warpgroup's 64 rows of the O tile and out with TMA stores
     // (which leave rows and columns past the tensor's extent alone).
     const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
-    const bool store_o = C::kStoreO && P.store_o != 0;
+    const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
     const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
     if (store_o) {
       if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
       named_bar_sync(bar_o, 128);
     }
-    T* gO = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + m0) * p.out.row_stride +
-            h * p.out.head_stride;
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
       const float total = prim::quad_sum(row_sum[hf]);
       float inv, lse;
       semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
       const float f = inv * keep_scale;
-      const int r = row0 + hf * 8;
-      if (p.lse != nullptr && tq == 0 && r < rows)
-        p.lse[b * p.lse_batch_stride + h * p.lse_head_stride + seq.row_begin_q + m0 + r] = lse;
+      const int r = row0 + hf * 8, qr = q_of(hf), hr = head_of(hf);
+      const bool live = qr - m0 < rows;  // a query row of the sequence
+      if (p.lse != nullptr && tq == 0 && live)
+        p.lse[b * p.lse_batch_stride + hr * p.lse_head_stride + seq.row_begin_q + qr] = lse;
       if (store_o) {
 #pragma unroll
         for (int ct = 0; ct < kDv / 8; ++ct) {
@@ -425,8 +442,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
         continue;
       }
-      if (r >= rows) continue;
-      T* dst = gO + r * p.out.row_stride;
+      if (!live) continue;
+      T* dst = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + qr) * p.out.row_stride +
+               hr * p.out.head_stride;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct) {
         const int c = ct * 8 + 2 * tq;
@@ -449,7 +467,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
     }
   }
-  if (C::kStoreO && P.store_o != 0 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
+  if (C::kStoreO && P.store_o != 0 && pack == 1 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 

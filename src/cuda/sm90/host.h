@@ -9,8 +9,9 @@
 namespace flashattn::cuda::sm90 {
 
 // A q/k/v-like operand as a 4-D TMA tensor (head_dim, rows, heads, batch) read in boxes of
-// 64 columns x box_rows rows with the 128-byte swizzle; reads past any extent return zeros.
+// 64 columns x box_rows rows (x box_heads heads: rows of consecutive heads stacked) with the
+// 128-byte swizzle; reads past any extent return zeros.
 CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t rows, int heads, int batch,
-                            int box_rows);
+                            int box_rows, int box_heads = 1);
 
 }  // namespace flashattn::cuda::sm90

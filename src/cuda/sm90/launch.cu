@@ -49,7 +49,7 @@ bool tma_ok(const Operand& o) {
 // A q/k/v-like operand as a 4-D tensor (head_dim, rows, heads, batch) in boxes of 64 columns x
 // box_rows rows, 128-byte swizzled; reads past any extent return zeros.
 CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, int64_t rows, int heads, int batch,
-                            int box_rows) {
+                            int box_rows, int box_heads) {
   CUtensorMap map;
   const cuuint64_t elem = 2;
   const cuuint64_t row_bytes = cuuint64_t(t.row_stride) * elem;
@@ -58,7 +58,7 @@ CUtensorMap make_tensor_map(const sm80::Tensor& t, DType dtype, int head_dim, in
   const cuuint64_t head_bytes = heads > 1 ? cuuint64_t(t.head_stride) * elem : row_bytes;
   const cuuint64_t batch_bytes = batch > 1 ? cuuint64_t(t.batch_stride) * elem : row_bytes;
   const cuuint64_t strides[3] = {row_bytes, head_bytes, batch_bytes};
-  const cuuint32_t box[4] = {64, cuuint32_t(box_rows), 1, 1};
+  const cuuint32_t box[4] = {64, cuuint32_t(box_rows), cuuint32_t(box_heads), 1};
   const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
   const CUresult r = encode_tiled()(
       &map, dtype == DType::BFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, t.data,
@@ -140,13 +140,18 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.three_consumers = consumers != nullptr && consumers[0] == '3';
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
-  P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m);
+  // FLASHATTN_SM90_PACK_GQA=1 (off until measured): with GQA and short queries, the most query
+  // heads of a group (a power of two dividing it) whose rows still fit the tile share it.
+  const char* pack = std::getenv("FLASHATTN_SM90_PACK_GQA");
+  if (pack != nullptr && pack[0] == '1' && sm90::fwd90_plain(P.p))
+    while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
+  P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
   // FLASHATTN_SM90_TMA_STORE=1: O through shared memory and TMA stores (not for varlen batches,
   // whose tiles end inside the next sequence's rows). Off until measured.
   const char* store = std::getenv("FLASHATTN_SM90_TMA_STORE");
-  P.store_o = store != nullptr && store[0] == '1' && !p.varlen;
+  P.store_o = store != nullptr && store[0] == '1' && !p.varlen && P.pack == 1;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   kernel.launch(&P, context.cuda_stream);
 }

@@ -11,8 +11,9 @@ namespace flashattn::cuda::sm90 {
 
 template <typename T, typename C, bool kExtras>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
-  P.p.num_m_blocks = (P.p.seqlen_q + C::kBlockM - 1) / C::kBlockM;
-  const int64_t tiles = int64_t(P.p.num_m_blocks) * P.p.batch * P.p.num_heads;
+  const int rows_per_head = C::kBlockM / P.pack;  // (pack is 1 for the extras kernel: launch.cu)
+  P.p.num_m_blocks = (P.p.seqlen_q + rows_per_head - 1) / rows_per_head;
+  const int64_t tiles = int64_t(P.p.num_m_blocks) * P.p.batch * (P.p.num_heads / P.pack);
   if (tiles == 0) return;
   const int64_t blocks = P.persistent && P.sm_count > 0 && P.sm_count < tiles ? P.sm_count : tiles;
   check_grid(blocks);
@@ -25,9 +26,8 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
 
 template <typename T, typename C>
 void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
-  // The plain kernel folds the scale into the exponent, which keeps the max only for scale > 0.
-  if (P.p.has_score_mod || P.p.dropout.enabled() || !(P.p.scale_log2 > 0.0f)) launch_fwd90_config<T, C, true>(P, s);
-  else launch_fwd90_config<T, C, false>(P, s);
+  if (fwd90_plain(P.p)) launch_fwd90_config<T, C, false>(P, s);
+  else launch_fwd90_config<T, C, true>(P, s);
 }
 
 template <typename T, int kD, int kDv = kD>

@@ -1,7 +1,10 @@
 // Times flashattn's CUDA forward and backward on given shapes and prints one JSON record per
 // line (bench/gpu_bench.py merges them with the peers'). CUDA events around each call, warm-up
 // first, the median of --iters runs. Inputs are random (never zeros).
-//   flashattn_gpu_bench --shapes "hdim,seqlen,causal;..." [--tokens 16384] [--model-dim 2048]
+//   flashattn_gpu_bench --shapes "hdim,seqlen,causal[,seqlen_k,group,batch];..." [--tokens 16384] [--model-dim 2048]
+// (the optional fields: key length and query heads per KV head, e.g. decoding "128,1,0,8192,8,64";
+// batch defaults to tokens / seqlen; FLOPs count the visible query-key pairs, s^2 / 2 if causal
+// and square as shared/ANCHORS.md does)
 //                       [--iters 30] [--warmup 5] [--pass fwd|bwd|both] [--dtype bf16|fp16]
 #include <cuda_runtime.h>
 
@@ -98,36 +101,49 @@ int main(int argc, char** argv) {
   std::stringstream ss(shapes);
   std::string item;
   while (std::getline(ss, item, ';')) {
-    int d = 0, seqlen = 0, causal = 0;
-    if (std::sscanf(item.c_str(), "%d,%d,%d", &d, &seqlen, &causal) != 3) continue;
-    const int heads = model_dim / d, batch = std::max(1, tokens / seqlen);
-    const size_t n = size_t(batch) * seqlen * heads * d;
+    int d = 0, seqlen = 0, causal = 0, seqlen_k = 0, group = 1, batch = 0;
+    const int fields = std::sscanf(item.c_str(), "%d,%d,%d,%d,%d,%d", &d, &seqlen, &causal, &seqlen_k, &group, &batch);
+    if (fields < 3) continue;
+    if (fields < 4) seqlen_k = seqlen;
+    const int heads = model_dim / d, heads_kv = std::max(1, heads / std::max(1, group));
+    if (batch <= 0) batch = std::max(1, tokens / seqlen);
+    const size_t n = size_t(batch) * seqlen * heads * d, nk = size_t(batch) * seqlen_k * heads_kv * d;
     void *q, *k, *v, *o, *dout, *dq, *dk, *dv, *lse;
-    for (void** p : {&q, &k, &v, &o, &dout, &dq, &dk, &dv}) ok(cudaMalloc(p, n * 2), "cudaMalloc");
+    for (void** p : {&q, &o, &dout, &dq}) ok(cudaMalloc(p, n * 2), "cudaMalloc");
+    for (void** p : {&k, &v, &dk, &dv}) ok(cudaMalloc(p, nk * 2), "cudaMalloc");
     ok(cudaMalloc(&lse, size_t(batch) * heads * seqlen * 4), "cudaMalloc");
     fill_random(q, n, 1);
-    fill_random(k, n, 2);
-    fill_random(v, n, 3);
+    fill_random(k, nk, 2);
+    fill_random(v, nk, 3);
     fill_random(dout, n, 4);
     auto view = [&](void* p) { return TensorView::contiguous(p, dt, {batch, seqlen, heads, d}); };
+    auto view_kv = [&](void* p) { return TensorView::contiguous(p, dt, {batch, seqlen_k, heads_kv, d}); };
     ForwardArgs fa;
     fa.q = view(q);
-    fa.k = view(k);
-    fa.v = view(v);
+    fa.k = view_kv(k);
+    fa.v = view_kv(v);
     fa.out = view(o);
     fa.softmax_lse = TensorView::contiguous(lse, DType::Float32, {batch, heads, seqlen});
     fa.options.causal = causal != 0;
     Context ctx;
     ctx.backend = Backend::Cuda;
     ctx.cuda_stream = stream;
-    const double flops_fwd = 4.0 * batch * double(seqlen) * seqlen * heads * d / (causal ? 2.0 : 1.0);
+    // Visible (query, key) pairs: all, or under the bottom-right causal mask (s^2 / 2 when square).
+    double pairs = double(seqlen) * seqlen_k;
+    if (causal && seqlen == seqlen_k) {
+      pairs /= 2.0;
+    } else if (causal) {
+      pairs = 0;
+      for (int i = 0; i < seqlen; ++i) pairs += std::max(0, std::min(seqlen_k, i + seqlen_k - seqlen + 1));
+    }
+    const double flops_fwd = 4.0 * batch * pairs * heads * d;
     // "path": the kernel family the selector ran (cuda-sm80, cuda-sm90), from RunInfo.
     auto record = [&](const char* p, const std::string& path, double ms, double flops) {
       std::printf(
           "{\"impl\": \"flashattn\", \"pass\": \"%s\", \"path\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, "
-          "\"seqlen_q\": %d, \"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"causal\": %s, \"ms\": %.5f, "
-          "\"tflops\": %.2f}\n",
-          p, path.c_str(), dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen, batch, heads,
+          "\"seqlen_q\": %d, \"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"heads_kv\": %d, \"causal\": %s, "
+          "\"ms\": %.5f, \"tflops\": %.2f}\n",
+          p, path.c_str(), dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen_k, batch, heads, heads_kv,
           causal ? "true" : "false", ms, flops / (ms * 1e-3) / 1e12);
       std::fflush(stdout);
     };
@@ -145,8 +161,8 @@ int main(int argc, char** argv) {
         ba.options = fa.options;
         ba.dout = view(dout);
         ba.dq = view(dq);
-        ba.dk = view(dk);
-        ba.dv = view(dv);
+        ba.dk = view_kv(dk);
+        ba.dv = view_kv(dv);
         const std::string bwd_path = backward(ba, ctx).path;
         const double bwd_ms = median_ms([&] { backward(ba, ctx); }, warmup, iters, stream);
         record("bwd", bwd_path, bwd_ms, 2.5 * flops_fwd);

@@ -27,8 +27,18 @@ def run_ours(bench, shapes, env, iters):
     for line in out.stdout.splitlines():
         if line.startswith("{"):
             r = json.loads(line)
-            res[(r["head_dim"], r["seqlen_q"], int(r["causal"]))] = (r["tflops"], r["path"])
+            key = (r["head_dim"], r["seqlen_q"], int(r["causal"]), r["seqlen_k"], r.get("heads_kv", r["heads"]))
+            res[key] = (r["tflops"], r["path"])
     return res
+
+
+def shape_key(s):
+    """HEAD_DIM,SEQLEN,CAUSAL[,SEQLEN_K,GROUP,BATCH] -> the key run_ours files a record under."""
+    f = [int(x) for x in s.split(",")]
+    d, n, c = f[:3]
+    sk = f[3] if len(f) > 3 else n
+    group = f[4] if len(f) > 4 else 1
+    return (d, n, c, sk, max(1, (2048 // d) // max(1, group)))
 
 
 def run_cudnn(shapes, iters, warmup=5):
@@ -37,6 +47,8 @@ def run_cudnn(shapes, iters, warmup=5):
 
     res = {}
     for s in shapes:
+        if len(s.split(",")) > 3:
+            continue  # cuDNN beside the standard (square, MHA) shapes only
         d, n, c = (int(x) for x in s.split(","))
         h, b = 2048 // d, max(1, 16384 // n)
         q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
@@ -54,7 +66,7 @@ def run_cudnn(shapes, iters, warmup=5):
                 e.synchronize()
                 ts.append(a.elapsed_time(e))
         ms = sorted(ts)[len(ts) // 2]
-        res[(d, n, c)] = 4.0 * b * n * n * h * d / (2 if c else 1) / (ms * 1e-3) / 1e12
+        res[shape_key(s)] = 4.0 * b * n * n * h * d / (2 if c else 1) / (ms * 1e-3) / 1e12
     return res
 
 
@@ -63,7 +75,7 @@ def main():
     ap.add_argument("--bench", required=True, help="path of flashattn_gpu_bench")
     ap.add_argument("--variants", default="default:", help="NAME:ENV=V,ENV=V;NAME:...")
     ap.add_argument("--shapes", default="64,2048,0;64,8192,0;128,2048,0;128,8192,0;256,8192,0;128,2048,1;128,16384,1",
-                    help="HEAD_DIM,SEQLEN,CAUSAL;...")
+                    help="HEAD_DIM,SEQLEN,CAUSAL[,SEQLEN_K,GROUP,BATCH];... (flashattn_gpu_bench's format)")
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--no-cudnn", action="store_true")
     ap.add_argument("--out", default="", help="JSON output path")
@@ -85,17 +97,17 @@ def main():
     print("|---" * (len(names) + 1 + (2 if cudnn else 0)) + "|")
     records = []
     for s in shapes:
-        key = tuple(int(x) for x in s.split(","))
+        key = shape_key(s)
         vals = [results[n].get(key, (0.0, ""))[0] for n in names]
         row = "| %s | " % s + " | ".join("%.1f" % v for v in vals)
         if cudnn:
-            row += " | %.1f | %.2f" % (cudnn[key], max(vals) / cudnn[key])
+            row += " | %.1f | %.2f" % (cudnn[key], max(vals) / cudnn[key]) if key in cudnn else " | - | -"
         print(row + " |")
         for n in names:
             t, path = results[n].get(key, (0.0, ""))
             records.append({"variant": n, "env": dict(variants)[n], "head_dim": key[0], "seqlen": key[1],
-                            "causal": bool(key[2]), "tflops": t, "path": path})
-        if cudnn:
+                            "causal": bool(key[2]), "seqlen_k": key[3], "heads_kv": key[4], "tflops": t, "path": path})
+        if key in cudnn:
             records.append({"variant": "cudnn", "head_dim": key[0], "seqlen": key[1], "causal": bool(key[2]),
                             "tflops": cudnn[key]})
     if args.out:

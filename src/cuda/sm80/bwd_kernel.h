@@ -233,6 +233,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const float lse_raw = sLse[r];
           const float lse = lse_raw == -INFINITY ? INFINITY : lse_raw * kLog2e;  // no key seen: P = 0
           const float dsum = sDsum[r];
+          // Masked tiles of the plain kernel: the row's visible keys [lo, hi) (key_range of one
+          // row; none for rows past the sequence), two 32-bit compares an element instead of
+          // Mask::visible (the extras kernel keeps Mask::visible: two more live registers there
+          // cost it spills).
+          int lo = 0, hi = 0;
+          if (kMasked && !kExtras && r < rows) mask.key_range(i, i + 1, &lo, &hi);
           // Kept bits of this row's columns: Philox in a rolled loop (as in fwd_kernel).
           uint32_t keep_mask = 0xffffffffu;
           if (kExtras && p.dropout.enabled())
@@ -253,7 +259,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);
                 grad = p.scale;
               }
-              if (kMasked && !(r < rows && c + e < cols && mask.visible(i, j))) pr = 0.0f;
+              if (kMasked && !(kExtras ? r < rows && c + e < cols && mask.visible(i, j) : j >= lo && j < hi)) pr = 0.0f;
               float dp = acc_dp[mt][nt][2 * hf + e];
               float pd = pr;
               if (kExtras && p.dropout.enabled()) {

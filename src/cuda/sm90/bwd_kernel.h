@@ -196,9 +196,34 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
   }
 
+  // S^T = K Q^T and dP^T = V dO^T of step s_, two commit groups. (Each wgmma has one call site
+  // and its accumulators live inside one iteration: issuing step s + 1's from the end of step s
+  // besides step 0's from before the loop made the compiler merge in-flight accumulators with
+  // register moves, and ptxas serialized every wgmma of the kernel (C7515) and spilled at d128.)
+  auto issue_s_dp = [&](int s_, float(&acc_s)[kNS], float(&acc_dp)[kNS]) {
+    const int st_ = s_ % kStages;
+    const uint32_t sQ_ = smem_addr(smem + C::kOffQ + st_ * C::kBytesQ);
+    const uint32_t sdO_ = smem_addr(smem + C::kOffdO + st_ * C::kBytesQ);
+    mbar_wait(q_full + st_, (s_ / kStages) & 1);
+    reg_fence(acc_s);
+    reg_fence(acc_dp);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk)
+      Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
+    wgmma_commit();
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk)
+      Wgmma<kBlockM, T, 0>::ss(acc_dp, desc_k_major(sV, C::kPanelKV, kk), desc_k_major(sdO_, C::kPanelQ, kk), kk > 0);
+    wgmma_commit();
+  };
+
   if (steps > 0) mbar_wait(kv_full, 0);
   Step cur{hk * p.group, m_lo};
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
+    float acc_s[kNS], acc_dp[kNS];
+    issue_s_dp(s, acc_s, acc_dp);
+    // Pending wgmma groups here: S^T, dP^T of step s.
     const int h = cur.h, m0 = cur.m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
     const int st = s % kStages;
@@ -207,47 +232,35 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const float* sLse = sLse0 + st * kBlockM;
     const float* sDsum = sDsum0 + st * kBlockM;
     if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-    mbar_wait(q_full + st, (s / kStages) & 1);
 
-    // S^T = K Q^T and dP^T = V dO^T, two commit groups.
-    float acc_s[kNS], acc_dp[kNS];
-    reg_fence(acc_s);
-    reg_fence(acc_dp);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk)
-      Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ, C::kPanelQ, kk), kk > 0);
-    wgmma_commit();
-#pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk)
-      Wgmma<kBlockM, T, 0>::ss(acc_dp, desc_k_major(sV, C::kPanelKV, kk), desc_k_major(sdO, C::kPanelQ, kk), kk > 0);
-    wgmma_commit();
-
-    // P^T in place of S^T, dS^T in place of dP^T (both products first: a per-element
-    // d(score)/d(dot) kept across a wait would cost 32 registers). Element j: key
-    // kr0 + 8 * ((j % 4) / 2), query (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts
-    // (rows or keys past the sequences included).
+    // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
+    // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
+    // sequences included). Plain scores: P^T while dP^T still runs, then dV's GEMM while dS^T is
+    // computed. A score modifier's d(score)/d(dot) needs the dot, which P^T overwrites (keeping
+    // it would cost 32 registers): there both products wait first and dS^T comes with P^T.
     const bool masked =
         !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
-    wgmma_wait<0>();
+    if constexpr (kExtras) {
+      wgmma_wait<0>();
+      reg_fence(acc_dp);
+    } else {
+      wgmma_wait<1>();
+    }
     reg_fence(acc_s);
-    reg_fence(acc_dp);
 #pragma unroll
     for (int j = 0; j < kNS; ++j) {
       const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
       const int i = m0 + qc, jk = n0 + key0 + kr;
       const float dot = acc_s[j];
-      float pr, grad;
-      if (kExtras && p.has_score_mod) {
+      float pr;
+      if constexpr (kExtras) {
         pr = prim::exp2_approx(mod.apply(dot, i, jk) * sm80::kLog2e - sLse[qc]);
-        grad = mod.grad(dot);
       } else {
         pr = prim::exp2_approx(dot * p.scale_log2 - sLse[qc]);
-        grad = p.scale;
       }
       if (masked && !(qc < rows && key0 + kr < cols && mask.visible(i, jk))) pr = 0.0f;
       acc_s[j] = pr;
-      acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * grad;
+      if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * mod.grad(dot);
     }
 
     // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
@@ -255,18 +268,31 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        pa[kk][e] = prim::pack2(acc_s[8 * kk + 2 * e], acc_s[8 * kk + 2 * e + 1], T());
-        dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
-      }
-    // dV += P^T dO, dK += dS^T Q: one commit group.
+      for (int e = 0; e < 4; ++e) pa[kk][e] = prim::pack2(acc_s[8 * kk + 2 * e], acc_s[8 * kk + 2 * e + 1], T());
+    // dV += P^T dO: one commit group.
     reg_fence(acc_dv);
-    reg_fence(acc_dk);
     reg_fence(pa);
-    reg_fence(dsa);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
+    wgmma_commit();
+    if constexpr (!kExtras) {
+      wgmma_wait<1>();  // dP^T (dV's GEMM may still run)
+      reg_fence(acc_dp);
+#pragma unroll
+      for (int j = 0; j < kNS; ++j) {
+        const int qc = (j / 4) * 8 + 2 * tq + (j % 2);
+        acc_dp[j] = acc_s[j] * (acc_dp[j] - sDsum[qc]) * p.scale;
+      }
+    }
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
+    // dK += dS^T Q: one commit group.
+    reg_fence(acc_dk);
+    reg_fence(dsa);
+    wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
     wgmma_commit();
@@ -285,7 +311,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
 
-    // dQ[:, cw kDQ .. + kDQ) += dS (64 queries x 128 keys) K (128 keys x kDQ): K depth 128.
+    // dQ[:, cw kDQ .. + kDQ) = dS (64 queries x 128 keys) K (128 keys x kDQ): K depth 128.
     float acc_dq[kDQ / 2];
     reg_fence(acc_dq);
     wgmma_fence();
@@ -295,7 +321,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                            kk > 0);
     wgmma_commit();
     // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D were
-    // read before the barrier above).
+    // read before the barrier above), and P^T, dS^T's registers are free for the next step.
     wgmma_wait<1>();
     reg_fence(acc_dv);
     reg_fence(acc_dk);

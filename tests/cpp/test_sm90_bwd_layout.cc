@@ -17,60 +17,13 @@
 
 #include "cuda/sm90/bwd_config.h"
 #include "cuda/sm90/desc.h"
+#include "sm90_layout_model.h"
 
 namespace flashattn::test {
 namespace {
 
 using namespace flashattn::cuda::sm90;
-
-uint32_t swizzle(uint32_t a) { return a ^ (((a >> 7) & 7u) << 4); }
-
-struct Fields {
-  uint32_t start, lbo, sbo, mode;
-};
-Fields decode(uint64_t d) {
-  return {uint32_t(d & 0x3FFF) << 4, uint32_t((d >> 16) & 0x3FFF) << 4, uint32_t((d >> 32) & 0x3FFF) << 4,
-          uint32_t(d >> 62)};
-}
-
-struct Smem {
-  std::vector<double> v;  // one value per 16-bit element; NaN: never written
-  explicit Smem(int bytes) : v(size_t(bytes) / 2, std::nan("")) {}
-  double& at(uint32_t byte) { return v.at(byte / 2); }
-};
-
-using Matrix = std::vector<std::vector<double>>;
-Matrix random_matrix(int rows, int cols, int valid_cols, std::mt19937& rng) {
-  std::uniform_int_distribution<int> d(-2, 2);
-  Matrix m(rows, std::vector<double>(cols, 0.0));
-  for (auto& r : m)
-    for (int c = 0; c < valid_cols; ++c) r[c] = d(rng);
-  return m;
-}
-
-// TMA: rows x (panels * 64) of `t` (columns past its width read as zeros), panel p at
-// base + p * panel_bytes, row r at + r * 128, swizzled.
-void tma_store(Smem& s, uint32_t base, const Matrix& t, int panels, int panel_bytes) {
-  for (int p = 0; p < panels; ++p)
-    for (size_t r = 0; r < t.size(); ++r)
-      for (int c = 0; c < 64; ++c) {
-        const int col = p * 64 + c;
-        s.at(swizzle(base + p * panel_bytes + uint32_t(r) * 128 + c * 2)) = col < int(t[r].size()) ? t[r][col] : 0.0;
-      }
-}
-
-// wgmma's view of a K-major operand (rows x 16): element (m, k) at start + (m / 8) * SBO +
-// (m % 8) * 128 + 2k, swizzled.
-double read_k_major(Smem& s, uint64_t desc, int m, int k) {
-  const Fields f = decode(desc);
-  return s.at(swizzle(f.start + (m / 8) * f.sbo + (m % 8) * 128 + k * 2));
-}
-// ... of an MN-major B operand (16 x N): element (k, n) at start + (n / 64) * LBO + (k / 8) * SBO
-// + (k % 8) * 128 + 2 (n % 64), swizzled.
-double read_mn_major(Smem& s, uint64_t desc, int k, int n) {
-  const Fields f = decode(desc);
-  return s.at(swizzle(f.start + (n / 64) * f.lbo + (k / 8) * f.sbo + (k % 8) * 128 + (n % 64) * 2));
-}
+using namespace flashattn::test::sm90_model;
 
 // A x^T through two K-major descriptors (the S^T and dP^T GEMMs): m64 of `a` rows from a_tile,
 // n64 of `b` rows, k16 steps over kD; compared with the plain product over head_dim columns.

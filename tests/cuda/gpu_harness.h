@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 
@@ -24,6 +25,54 @@ inline bool gpu_present() { return backend_available(Backend::Cuda); }
 
 inline void cuda_ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Runs `f` with the environment variable `name` set to `value` (nullptr: unset), restoring it
+// afterwards (the kernel paths' knobs are environment variables).
+template <typename F>
+void with_env(const char* name, const char* value, F&& f) {
+  const char* old = std::getenv(name);
+  const std::string saved = old != nullptr ? old : "";
+  if (value != nullptr) setenv(name, value, 1);
+  else unsetenv(name);
+  f();
+  if (old != nullptr) setenv(name, saved.c_str(), 1);
+  else unsetenv(name);
+}
+
+// True on an sm_90 device (H100/H200) with the sm90 path not turned off; else why not.
+inline bool sm90_device(std::string* why) {
+  if (!gpu_present()) {
+    *why = "no CUDA device (or CUDA backend not built)";
+    return false;
+  }
+  int dev = 0, major = 0, minor = 0;
+  cuda_ok(cudaGetDevice(&dev), "cudaGetDevice");
+  cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "attribute");
+  cuda_ok(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "attribute");
+  if (major * 10 + minor != 90) {
+    *why = "the sm90 path needs an sm_90 device (H100/H200); this one is sm_" + std::to_string(major * 10 + minor);
+    return false;
+  }
+  const char* disabled = std::getenv("FLASHATTN_DISABLE_SM90");
+  if (disabled != nullptr && disabled[0] == '1') {
+    *why = "FLASHATTN_DISABLE_SM90=1 turns the sm90 path off";
+    return false;
+  }
+  return true;
+}
+
+// One case of the sm90 grids (tests/cuda/test_sm90*.cc) and its test name.
+struct GridParam {
+  DType dtype;
+  int head_dim;
+  int seqlen_q, seqlen_k;
+  bool causal;
+};
+inline std::string grid_name(const testing::TestParamInfo<GridParam>& info) {
+  const GridParam& g = info.param;
+  return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "_q" +
+         std::to_string(g.seqlen_q) + "_k" + std::to_string(g.seqlen_k) + (g.causal ? "_causal" : "");
 }
 
 // A device copy of a HostTensor's whole buffer (guards too); `view` points inside it.

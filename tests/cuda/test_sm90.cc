@@ -15,32 +15,15 @@
 namespace flashattn::test {
 namespace {
 
-// Runs `f` with the sm90 path requested, restoring the environment afterwards.
+// Runs `f` with the sm90 forward on (the default) or off (FLASHATTN_DISABLE_SM90=1).
 template <typename F>
 void with_sm90(bool on, F&& f) {
-  const char* old = std::getenv("FLASHATTN_DISABLE_SM90");
-  const std::string saved = old != nullptr ? old : "";
-  if (on) unsetenv("FLASHATTN_DISABLE_SM90");
-  else setenv("FLASHATTN_DISABLE_SM90", "1", 1);
-  f();
-  if (old != nullptr) setenv("FLASHATTN_DISABLE_SM90", saved.c_str(), 1);
-  else unsetenv("FLASHATTN_DISABLE_SM90");
+  with_env("FLASHATTN_DISABLE_SM90", on ? nullptr : "1", f);
 }
 
 // Skips unless the device is sm_90 and this build routes an eligible problem to the sm90 path.
 bool sm90_available(std::string* why) {
-  if (!gpu_present()) {
-    *why = "no CUDA device (or CUDA backend not built)";
-    return false;
-  }
-  int dev = 0, major = 0, minor = 0;
-  cuda_ok(cudaGetDevice(&dev), "cudaGetDevice");
-  cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "attribute");
-  cuda_ok(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "attribute");
-  if (major * 10 + minor != 90) {
-    *why = "the sm90 path needs an sm_90 device (H100/H200); this one is sm_" + std::to_string(major * 10 + minor);
-    return false;
-  }
+  if (!sm90_device(why)) return false;
   Spec s;
   s.dtype = DType::BFloat16;
   s.head_dim = 128;
@@ -62,21 +45,8 @@ bool sm90_available(std::string* why) {
     if (!sm90_available(&why)) GTEST_SKIP() << why; \
   } while (0)
 
-struct Sm90Param {
-  DType dtype;
-  int head_dim;
-  int seqlen_q, seqlen_k;
-  bool causal;
-};
-
-std::string sm90_name(const testing::TestParamInfo<Sm90Param>& info) {
-  const Sm90Param& g = info.param;
-  return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "_q" +
-         std::to_string(g.seqlen_q) + "_k" + std::to_string(g.seqlen_k) + (g.causal ? "_causal" : "");
-}
-
-std::vector<Sm90Param> sm90_grid() {
-  std::vector<Sm90Param> v;
+std::vector<GridParam> sm90_grid() {
+  std::vector<GridParam> v;
   const std::pair<int, int> lens[] = {{1, 1}, {1, 513}, {113, 203}, {128, 128}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
     for (int d : {40, 64, 96, 128, 176, 200, 256})  // 40, 176: padded up to the 64/192 kernels; 200: sm80
@@ -85,7 +55,7 @@ std::vector<Sm90Param> sm90_grid() {
   return v;
 }
 
-Spec spec_of(const Sm90Param& g) {
+Spec spec_of(const GridParam& g) {
   Spec s;
   s.dtype = g.dtype;
   s.head_dim = g.head_dim;
@@ -106,7 +76,7 @@ const char* expected_path(int head_dim) {
   return tier == 64 || tier == 96 || tier == 128 || tier == 192 || tier == 256 ? "cuda-sm90" : "cuda-sm80";
 }
 
-class Sm90Grid : public testing::TestWithParam<Sm90Param> {};
+class Sm90Grid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90Grid, Forward) {
   REQUIRE_SM90();
@@ -122,7 +92,7 @@ TEST_P(Sm90Grid, Forward) {
   with_sm90(true, [&] { check_forward_gpu(s, want); });
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Sm90Grid, testing::ValuesIn(sm90_grid()), sm90_name);
+INSTANTIATE_TEST_SUITE_P(All, Sm90Grid, testing::ValuesIn(sm90_grid()), grid_name);
 
 // Every option of the shared semantics through the sm90 kernel.
 TEST(Sm90, Options) {

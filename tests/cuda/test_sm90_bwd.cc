@@ -17,15 +17,10 @@ namespace flashattn::test {
 namespace {
 
 // Runs `f` with the sm90 backward requested (or not), restoring the environment afterwards.
+// Runs `f` with the experimental sm90 backward requested or not.
 template <typename F>
 void with_sm90_bwd(bool on, F&& f) {
-  const char* old = std::getenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
-  const std::string saved = old != nullptr ? old : "";
-  if (on) setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
-  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
-  f();
-  if (old != nullptr) setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", saved.c_str(), 1);
-  else unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
+  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", on ? "1" : nullptr, f);
 }
 
 // Forward (whichever path), then the backward with the sm90 backward requested; the path taken
@@ -41,23 +36,7 @@ void check_backward_sm90(const Spec& spec, const char* want_path) {
 }
 
 bool sm90_bwd_available(std::string* why) {
-  if (!gpu_present()) {
-    *why = "no CUDA device (or CUDA backend not built)";
-    return false;
-  }
-  int dev = 0, major = 0, minor = 0;
-  cuda_ok(cudaGetDevice(&dev), "cudaGetDevice");
-  cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "attribute");
-  cuda_ok(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "attribute");
-  if (major * 10 + minor != 90) {
-    *why = "the sm90 backward needs an sm_90 device (H100/H200); this one is sm_" + std::to_string(major * 10 + minor);
-    return false;
-  }
-  const char* disabled = std::getenv("FLASHATTN_DISABLE_SM90");
-  if (disabled != nullptr && disabled[0] == '1') {
-    *why = "FLASHATTN_DISABLE_SM90=1 turns the sm90 path off";
-    return false;
-  }
+  if (!sm90_device(why)) return false;
   Spec s;
   s.dtype = DType::BFloat16;
   s.head_dim = 128;
@@ -80,21 +59,8 @@ bool sm90_bwd_available(std::string* why) {
     if (!sm90_bwd_available(&why)) GTEST_SKIP() << why; \
   } while (0)
 
-struct BwdParam {
-  DType dtype;
-  int head_dim;
-  int seqlen_q, seqlen_k;
-  bool causal;
-};
-
-std::string bwd_name(const testing::TestParamInfo<BwdParam>& info) {
-  const BwdParam& g = info.param;
-  return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "_q" +
-         std::to_string(g.seqlen_q) + "_k" + std::to_string(g.seqlen_k) + (g.causal ? "_causal" : "");
-}
-
-std::vector<BwdParam> bwd_grid() {
-  std::vector<BwdParam> v;
+std::vector<GridParam> bwd_grid() {
+  std::vector<GridParam> v;
   const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {64, 300}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
     for (int d : {40, 64, 104, 128})  // 40, 104: padded up to the 64/128 kernels
@@ -103,7 +69,7 @@ std::vector<BwdParam> bwd_grid() {
   return v;
 }
 
-Spec spec_of(const BwdParam& g) {
+Spec spec_of(const GridParam& g) {
   Spec s;
   s.dtype = g.dtype;
   s.head_dim = g.head_dim;
@@ -117,14 +83,14 @@ Spec spec_of(const BwdParam& g) {
   return s;
 }
 
-class Sm90BwdGrid : public testing::TestWithParam<BwdParam> {};
+class Sm90BwdGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdGrid, Backward) {
   REQUIRE_SM90_BWD();
   check_backward_sm90(spec_of(GetParam()), "cuda-sm90");
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), bwd_name);
+INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), grid_name);
 
 // The options of the shared semantics through the sm90 backward.
 TEST(Sm90Bwd, Options) {

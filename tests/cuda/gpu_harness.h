@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "harness.h"
 
@@ -60,6 +61,66 @@ inline bool sm90_device(std::string* why) {
     return false;
   }
   return true;
+}
+
+// Every option of the shared semantics at one head_dim (bf16, 4 heads, 300 x 517): softcap,
+// ALiBi, windows (one that leaves key blocks without queries), MQA, GQA 4:1, dropout (when the
+// path takes it), large logits, varlen with empty and short sequences. Seeds are the caller's.
+inline std::vector<Spec> option_specs(int head_dim, bool dropout) {
+  Spec base;
+  base.dtype = DType::BFloat16;
+  base.head_dim = head_dim;
+  base.seqlen_q = 300;
+  base.seqlen_k = 517;
+  base.heads = 4;
+  base.heads_kv = 4;
+  base.backend = Backend::Cuda;
+  std::vector<Spec> specs;
+  Spec s = base;
+  s.softcap = 5.0f;
+  specs.push_back(s);
+  s = base;
+  s.alibi = 2;
+  s.causal = true;
+  specs.push_back(s);
+  s = base;
+  s.window_left = 100;
+  s.window_right = 17;
+  specs.push_back(s);
+  s = base;
+  s.window_left = 30;  // key blocks no query reaches
+  s.window_right = 0;
+  s.seqlen_q = 64;
+  s.seqlen_k = 700;
+  specs.push_back(s);
+  s = base;
+  s.heads_kv = 1;  // MQA
+  s.causal = true;
+  specs.push_back(s);
+  s = base;
+  s.heads = 8;
+  s.heads_kv = 2;  // GQA 4:1
+  specs.push_back(s);
+  if (dropout) {
+    s = base;
+    s.dropout = 0.17f;
+    specs.push_back(s);
+  }
+  s = base;
+  s.qk_std = 10.0f;  // large logits
+  specs.push_back(s);
+  s = base;
+  s.batch = 4;
+  s.lens_q = {0, 130, 1, 257};
+  s.lens_k = {17, 0, 300, 511};
+  s.causal = true;
+  specs.push_back(s);
+  s = base;
+  s.batch = 3;
+  s.lens_q = {65, 700, 333};
+  s.lens_k = {1100, 5, 640};
+  specs.push_back(s);
+  return specs;
 }
 
 // One case of the sm90 grids (tests/cuda/test_sm90*.cc) and its test name.

@@ -98,46 +98,7 @@ INSTANTIATE_TEST_SUITE_P(All, Sm90Grid, testing::ValuesIn(sm90_grid()), grid_nam
 TEST(Sm90, Options) {
   REQUIRE_SM90();
   for (int d : {64, 96, 128, 192, 256}) {
-    Spec base;
-    base.dtype = DType::BFloat16;
-    base.head_dim = d;
-    base.seqlen_q = 300;
-    base.seqlen_k = 517;
-    base.heads = 4;
-    base.heads_kv = 4;
-    base.backend = Backend::Cuda;
-    std::vector<Spec> specs;
-    Spec s = base;
-    s.softcap = 5.0f;
-    specs.push_back(s);
-    s = base;
-    s.alibi = 2;
-    s.causal = true;
-    specs.push_back(s);
-    s = base;
-    s.window_left = 100;
-    s.window_right = 17;
-    specs.push_back(s);
-    s = base;
-    s.heads_kv = 1;  // MQA
-    s.causal = true;
-    specs.push_back(s);
-    s = base;
-    s.heads = 8;
-    s.heads_kv = 2;  // GQA 4:1
-    specs.push_back(s);
-    s = base;
-    s.dropout = 0.17f;
-    specs.push_back(s);
-    s = base;
-    s.qk_std = 10.0f;  // large logits
-    specs.push_back(s);
-    s = base;
-    s.batch = 4;
-    s.lens_q = {0, 130, 1, 257};
-    s.lens_k = {17, 0, 300, 511};
-    s.causal = true;
-    specs.push_back(s);
+    std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
     for (Spec& x : specs) {
       x.seed = uint64_t(d) * 31 + uint64_t(&x - specs.data());
       with_sm90(true, [&] { check_forward_gpu(x, "cuda-sm90"); });

@@ -85,6 +85,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // Tiles (query block, batch, head): a persistent grid walks t = blockIdx.x, + gridDim.x, ...
   // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile).
   // Causal: the last query blocks of every head first (they see the most keys: longest first);
+  // varlen: the same order, so the long sequences' blocks start first and the short ones fill in;
   // otherwise the query blocks of one head together (they share K and V in L2). Every warpgroup
   // walks the same sequence, so producer and consumers agree on each tile.
   const int pack = kExtras ? 1 : P.pack;       // query heads per tile
@@ -99,7 +100,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto load_tile = [&](int64_t t) {
     int m_block;
     int64_t bh;
-    if (p.causal) {
+    if (p.causal || p.cu_seqlens_q != nullptr) {
       m_block = p.num_m_blocks - 1 - int(t / bh_count);
       bh = t % bh_count;
     } else {

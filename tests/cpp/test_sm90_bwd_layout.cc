@@ -8,8 +8,10 @@
 //   dQ  = dS K                        dS of both warpgroups as they store it into one buffer
 //                                     (K-major A, 128 keys), K read N-major, warpgroup cw's
 //                                     head_dim columns cw * kDQ .. + kDQ - 1; both dS buffers
+// and the dQ variant's fp32 dQ buffer: the consumers' stores, the writer's rows, bank conflicts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -159,6 +161,65 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
       ++hit[o / 2];
     }
   for (int h : hit) EXPECT_EQ(h, 1);
+}
+
+// The dQ variant (Bwd90Config<kD, true>): the consumers' float2 stores of their wgmma
+// accumulators (thread (warp, lane) of warpgroup cw: rows warp * 16 + lane / 4 (+ 8), columns
+// cw * kDQ + 8 t + 2 (lane % 4) (+ 1)) cover every (row, column) of the buffer once, and row r's
+// kD floats lie in column order at [r * kRowdQ, + kD * 4): what the writer's one bulk reduction
+// per row reads. Each store instruction is conflict-free per half warp (a 64-bit access is
+// served 16 lanes at a time: the 16 lanes' 8-byte words fall into distinct 8-byte bank pairs).
+template <int kD>
+void check_dq_buffer() {
+  using C = Bwd90Config<kD, true>;
+  std::vector<int> hit(C::kBlockM * kD, 0);
+  for (int cw = 0; cw < 2; ++cw)
+    for (int warp = 0; warp < 4; ++warp)
+      for (int hf = 0; hf < 2; ++hf)
+        for (int t = 0; t < C::kDQ / 8; ++t) {
+          std::vector<int> pair_used(16, 0);  // per half warp: 8-byte bank pairs of 128 bytes
+          for (int lane = 0; lane < 32; ++lane) {
+            const int row = warp * 16 + lane / 4 + hf * 8, col = cw * C::kDQ + t * 8 + 2 * (lane % 4);
+            const uint32_t o = sdq_offset<C>(row, col);
+            ASSERT_EQ(o % 8, 0u);
+            ASSERT_GE(o, uint32_t(row * C::kRowdQ));
+            ASSERT_LT(o + 8, uint32_t(row * C::kRowdQ + kD * 4 + 1));
+            ASSERT_EQ(o - row * C::kRowdQ, uint32_t(col * 4)) << "row's columns in order";
+            hit[row * kD + col] += 1;
+            hit[row * kD + col + 1] += 1;
+            if (lane % 16 == 0) std::fill(pair_used.begin(), pair_used.end(), 0);
+            EXPECT_EQ(pair_used[(o % 128) / 8]++, 0) << "bank conflict, tier " << kD << " lane " << lane;
+          }
+        }
+  for (int h : hit) EXPECT_EQ(h, 1);
+  EXPECT_EQ(C::kRowdQ % 16, 0);  // bulk copy source: 16-byte aligned rows
+  EXPECT_EQ(C::kOffdQ % 16, 0);
+  EXPECT_EQ((kD * 4) % 16, 0);
+}
+
+// The dQ variant's regions: dQ buffers between dS and LSE, the other regions as in the plain
+// kernel's layout up to dS, two more barriers per dQ buffer, within Hopper's 227 KB.
+template <int kD>
+void check_dq_regions(int want_buffers) {
+  using C = Bwd90Config<kD, true>;
+  using C0 = Bwd90Config<kD>;
+  EXPECT_EQ(C::kBuffersdQ, want_buffers) << kD;
+  EXPECT_EQ(C0::kBuffersdQ, 0) << kD;
+  EXPECT_EQ(C::kOffdS, C0::kOffdS) << kD;
+  EXPECT_EQ(C::kOffdQ, C::kOffdS + C::kBuffersdS * C::kBytesdS) << kD;
+  EXPECT_LE(C::kOffdQ + C::kBuffersdQ * C::kBytesdQ, C::kOffLse) << kD;
+  EXPECT_LT(C::kOffLse, C::kOffBar) << kD;
+  EXPECT_EQ(C::kOffBar % 8, 0) << kD;
+  // Barriers: K/V full, Q/dO full and empty per stage, dQ full and empty per buffer; slack.
+  EXPECT_LE(C::kOffBar + (1 + 2 * C::kStages + 2 * C::kBuffersdQ) * 8 + 1024, C::kSmemBytes) << kD;
+  EXPECT_LE(C::kSmemBytes, 232448) << kD;
+}
+
+TEST(Sm90BwdLayout, DqVariantBuffer) {
+  check_dq_buffer<64>();
+  check_dq_buffer<128>();
+  check_dq_regions<64>(2);   // two buffers at d64
+  check_dq_regions<128>(1);  // one at d128 (two would pass 227 KB)
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The sm90 (Hopper) backward, experimental (FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
 // dtypes, head_dim tiers 64 and 128 (padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen) and the
-// ones it leaves to the sm80 path (dropout, deterministic). Every result is checked against the
+// ones it leaves to the sm80 path (dropout, deterministic); the same for the dQ variant
+// (FLASHATTN_SM90_BWD_DQ_TMA=1). Every result is checked against the
 // double-precision reference with the tolerance rule (check_backward_results). Skips with a
 // message without an sm_90 GPU or when the build has no sm90 backward.
 #include <cuda_runtime.h>
@@ -174,6 +175,79 @@ TEST(Sm90Bwd, AgreesWithSm80) {
     expect_near_tensor(c.dq, dq80, "dq");
     expect_near_tensor(c.dk, dk80, "dk");
     expect_near_tensor(c.dv, dv80, "dv");
+  }
+}
+
+// The dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1: dQ through shared memory, added to the workspace
+// by the producer's writer warp with bulk reductions): a subset of the grid (odd, unequal and
+// long lengths, padded head_dims, causal), the options (GQA/MQA, windows, softcap, ALiBi, varlen,
+// whose tiles end inside the next sequence's rows), and agreement with the red.global scheme.
+template <typename F>
+void with_dq_tma(F&& f) {
+  with_env("FLASHATTN_SM90_BWD_DQ_TMA", "1", f);
+}
+
+std::vector<GridParam> dq_tma_grid() {
+  std::vector<GridParam> v;
+  const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {1000, 999}, {257, 2048}};
+  for (DType dt : {DType::Float16, DType::BFloat16})
+    for (int d : {40, 64, 104, 128})
+      for (auto [sq, sk] : lens)
+        for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
+  return v;
+}
+
+class Sm90BwdDqTmaGrid : public testing::TestWithParam<GridParam> {};
+
+TEST_P(Sm90BwdDqTmaGrid, Backward) {
+  REQUIRE_SM90_BWD();
+  with_dq_tma([&] { check_backward_sm90(spec_of(GetParam()), "cuda-sm90"); });
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Sm90BwdDqTmaGrid, testing::ValuesIn(dq_tma_grid()), grid_name);
+
+TEST(Sm90Bwd, DqTmaOptions) {
+  REQUIRE_SM90_BWD();
+  with_dq_tma([&] {
+    for (int d : {64, 128}) {
+      std::vector<Spec> specs = option_specs(d, /*dropout=*/false);
+      for (Spec& x : specs) {
+        x.seed = uint64_t(d) * 41 + uint64_t(&x - specs.data());
+        check_backward_sm90(x, "cuda-sm90");
+      }
+    }
+  });
+}
+
+// Both dQ schemes on the same inputs (GQA, causal, unequal lengths): within the reference's
+// tolerance, and close to each other (the sums differ only in the order of fp32 additions).
+TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
+  REQUIRE_SM90_BWD();
+  for (int d : {64, 128}) {
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = 777;
+    s.seqlen_k = 1031;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.causal = true;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(d) + 5151;
+    Case c(s);
+    GpuCase g(c);
+    g.run_forward();
+    RunInfo ia, ib;
+    with_sm90_bwd(true, [&] { ib = g.run_backward(); });
+    EXPECT_EQ(ib.path, "cuda-sm90");
+    check_backward_results(c);
+    const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
+    with_dq_tma([&] { with_sm90_bwd(true, [&] { ia = g.run_backward(); }); });
+    EXPECT_EQ(ia.path, "cuda-sm90");
+    check_backward_results(c);
+    expect_near_tensor(c.dq, dq0, "dq");
+    expect_near_tensor(c.dk, dk0, "dk");
+    expect_near_tensor(c.dv, dv0, "dv");
   }
 }
 

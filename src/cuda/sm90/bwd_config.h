@@ -9,9 +9,13 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <int kD_>
+// kDqSmem_: the dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1): the consumers store their dQ partial
+// into a shared fp32 tile and the producer warpgroup's warp 2 adds it to the workspace with bulk
+// reductions, instead of each consumer thread's red.global.add.
+template <int kD_, bool kDqSmem_ = false>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
+  static constexpr bool kDqSmem = kDqSmem_;
   static constexpr int kBlockN = 128;   // keys per CTA: two consumer warpgroups of 64 keys
   static constexpr int kBlockM = 64;    // queries per step (Q, dO, LSE, D of one ring stage)
   static constexpr int kStages = 2;
@@ -33,18 +37,38 @@ struct Bwd90Config {
   static constexpr int kOffQ = kOffV + kBytesKV;           // kStages x Q
   static constexpr int kOffdO = kOffQ + kStages * kBytesQ;  // kStages x dO
   static constexpr int kOffdS = kOffdO + kStages * kBytesQ;  // kBuffersdS x dS
-  static constexpr int kOffLse = kOffdS + kBuffersdS * kBytesdS;  // kStages x kBlockM floats (log2 units)
+  // dQ variant: the step's dQ (64 queries x kD fp32 columns, both warpgroups' halves), row q at
+  // q * kRowdQ, columns in order (the writer adds each row with one flat bulk reduction, so a row
+  // must be contiguous: no swizzle). The 32-byte pad per row makes the consumers' float2 stores
+  // conflict-free: a half warp's 4 rows start 8 banks apart. Two buffers where they fit (d64),
+  // else one (d128: 160 KB of operands + 2 x 34 KB would pass 227 KB).
+  static constexpr int kRowdQ = kD * 4 + 32;
+  static constexpr int kBytesdQ = kBlockM * kRowdQ;
+  static constexpr int kOffdQ = kOffdS + kBuffersdS * kBytesdS;
+  static constexpr int kTail = 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
+  static constexpr int kBuffersdQ = !kDqSmem ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
+  static constexpr int kOffLse = kOffdQ + kBuffersdQ * kBytesdQ;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;
   static constexpr int kOffBar = kOffDsum + kStages * kBlockM * 4;
-  // Barriers: K/V full; Q/dO full and empty per stage; +1024: alignment slack.
-  static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages) * 8 + 1024;
+  // Barriers: K/V full; Q/dO full and empty per stage; dQ full and empty per dQ buffer; +1024:
+  // alignment slack.
+  static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + 2 * kBuffersdQ) * 8 + 1024;
   static_assert(kD == 64 || kD == 128, "first version: head_dim tiers 64 and 128");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert(kBlockN == 128 && kBlockM == 64, "each consumer warpgroup owns 64 keys; S^T is m64 n64");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
+  static_assert(kRowdQ % 16 == 0 && kOffdQ % 16 == 0 && (kD * 4) % 16 == 0,
+                "cp.reduce.async.bulk: 16-byte aligned source, size a multiple of 16");
+  static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");
 };
+
+// Byte offset of dQ element (query q, head_dim column c) in a dQ buffer of the dQ variant.
+template <typename C>
+FA_HD uint32_t sdq_offset(int q, int c) {
+  return uint32_t(q) * uint32_t(C::kRowdQ) + uint32_t(c) * 4u;
+}
 
 // Byte offset of dS element (query q, key k < 128) in a dS buffer: panel k / 64 of 8 KB, row q
 // of 128 bytes, 128-byte swizzle (the layout TMA would write, so desc_k_major reads it as the A

@@ -17,6 +17,11 @@
 // which they do once the last GEMM reading its Q and dO has completed; dS buffer s % 2 is
 // rewritten at step s only after both consumers passed the dS barrier of step s - 1, which each
 // reaches after its dQ GEMM of step s - 2 (the buffer's last reader) has completed.
+// dQ variant (C::kDqSmem, FLASHATTN_SM90_BWD_DQ_TMA=1; FlashAttention-3's scheme): the consumers
+// store dQ into a shared fp32 buffer instead of red.global.add, and warp 2 of the producer
+// warpgroup adds the buffer's valid rows to the workspace with one bulk reduction (TMA) per row.
+// A dQ buffer is rewritten only after the writer's bulk reads of its previous use completed
+// (dq_empty), and read only after all 256 consumer threads stored and fenced it (dq_full).
 #pragma once
 
 #include <cuda.h>
@@ -38,6 +43,9 @@ struct BwdParams90 {
   // q, dout (boxes of 64 rows) and k, v (boxes of 128 rows) as 4-D tensors (head_dim, rows,
   // heads, batch), boxes of 64 columns, 128-byte swizzle (sm90::make_tensor_map).
   CUtensorMap tma_q, tma_do, tma_k, tma_v;
+  // The dQ variant (Bwd90Config<kD, true>): FLASHATTN_SM90_BWD_DQ_TMA=1 and a 16-byte aligned
+  // workspace (bwd_launch.cu).
+  bool dq_smem = false;
 };
 
 // kExtras: a score modifier (softcap, ALiBi) may be on. Dropout never reaches this kernel.
@@ -59,6 +67,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* kv_full = bar;
   uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA) and LSE, D (warp 1) landed
   uint64_t* q_empty = q_full + kStages;    // per stage: both consumers are done with it
+  uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer: both consumers stored it
+  uint64_t* dq_empty = dq_full + C::kBuffersdQ;  // ... the writer's bulk reads of it completed
 
   // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid).
   const int64_t bid = blockIdx.x;
@@ -98,6 +108,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int s = 0; s < kStages; ++s) {
       mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
       mbar_init(q_empty + s, 2);      // one arrival per consumer warpgroup
+    }
+    for (int i = 0; i < C::kBuffersdQ; ++i) {
+      mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
+      mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
     }
     fence_barrier_init();
   }
@@ -160,6 +174,31 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           sDsum0[st * kBlockM + r] = dsum;
         }
         mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
+      }
+    } else if (warp == 2) {
+      if constexpr (C::kDqSmem) {
+        // dQ writer: per step, the buffer's rows inside the sequence (rows past it are never
+        // added: for varlen they are the next sequence's), lane r and r + 32 each one row of
+        // kD floats, contiguous in the workspace (row, head, dq_accum_dim) and in the buffer.
+        Step cur{hk * p.group, m_lo};
+        for (int s = 0; s < steps; ++s, cur = next(cur)) {
+          const int bi = s % C::kBuffersdQ;
+          const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
+          const int m0 = cur.m_block * kBlockM;
+          const int rows = min(kBlockM, seq.seqlen_q - m0);
+          mbar_wait(dq_full + bi, (s / C::kBuffersdQ) & 1);
+#pragma unroll
+          for (int e = 0; e < kBlockM / 32; ++e) {
+            const int r = lane + 32 * e;
+            if (r < rows)
+              bulk_reduce_add_f32(bp.dq_accum + ((seq.row_global_q + m0 + r) * p.num_heads + cur.h) * int64_t(bp.dq_accum_dim),
+                                  sdQ + sdq_offset<C>(r, 0), kD * 4);
+          }
+          bulk_commit();
+          bulk_wait_read();  // the buffer may be rewritten
+          mbar_arrive(dq_empty + bi);
+        }
+        bulk_wait();  // the reductions done before the CTA exits
       }
     }
     return;
@@ -328,6 +367,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if (tid == 0) mbar_arrive(q_empty + st);
     wgmma_wait<0>();
     reg_fence(acc_dq);
+    if constexpr (C::kDqSmem) {
+      // Into dQ buffer s % kBuffersdQ once the writer has read its previous use (all 64 rows: the
+      // writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy reads)
+      // and arrive.
+      const int bi = s % C::kBuffersdQ, use = s / C::kBuffersdQ;
+      if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
+      unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+        for (int t = 0; t < kDQ / 8; ++t)
+          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(warp * 16 + gr + hf * 8, cw * kDQ + t * 8 + 2 * tq)) =
+              make_float2(acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+      fence_proxy_async_shared();
+      mbar_arrive(dq_full + bi);
+      continue;
+    }
     // Column pairs: one red.global.add.v2.f32 each (8-byte aligned: dq_accum_dim is even).
     // Columns past head_dim (K zero-filled there) add 0 inside the tier's row.
     const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;

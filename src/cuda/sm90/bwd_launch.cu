@@ -19,6 +19,12 @@ void launch_bwd90(const void* params, void* stream);  // src/cuda/sm90/bwd_launc
 
 namespace {
 
+// Shared memory of the larger of the entry's two kernels (with and without the dQ variant).
+template <int kD>
+constexpr int Bwd90Max = Bwd90Config<kD, true>::kSmemBytes > Bwd90Config<kD>::kSmemBytes
+                             ? Bwd90Config<kD, true>::kSmemBytes
+                             : Bwd90Config<kD>::kSmemBytes;
+
 // TMA's rules: 16-byte aligned base, strides multiples of 16 bytes (also makes the epilogue's
 // 4-byte stores of dK, dV aligned).
 bool tma_ok16(const Operand& o) {
@@ -45,6 +51,11 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
+  // FLASHATTN_SM90_BWD_DQ_TMA=1: dQ through shared memory and a writer warp's bulk reductions
+  // (which need a 16-byte aligned workspace; a user allocator's odd pointer keeps red.global).
+  // Off until measured against the consumers' red.global.add.
+  const char* dq = std::getenv("FLASHATTN_SM90_BWD_DQ_TMA");
+  P.dq_smem = dq != nullptr && dq[0] == '1' && reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
   l.kernel->launch(&P, stream);
 }
 
@@ -52,7 +63,7 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
 }  // namespace sm90
 
 #define FA_SM90_BWD_ENTRY(T, DT, D) \
-  {Direction::Backward, DType::DT, D, D, sm90::Bwd90Config<D>::kSmemBytes, &sm90::launch_bwd90<T, D>},
+  {Direction::Backward, DType::DT, D, D, sm90::Bwd90Max<D>, &sm90::launch_bwd90<T, D>},
 const KernelEntry* sm90_bwd_kernels(int* count) {
   static const KernelEntry table[] = {
 #if FLASHATTN_CUDA_HDIM_64

@@ -28,8 +28,13 @@ template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
   const BwdParams90& P = *static_cast<const BwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD>, true>(P, s);
-  else launch_bwd90_config<T, Bwd90Config<kD>, false>(P, s);
+  if (P.dq_smem) {
+    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, true>, true>(P, s);
+    else launch_bwd90_config<T, Bwd90Config<kD, true>, false>(P, s);
+  } else {
+    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD>, true>(P, s);
+    else launch_bwd90_config<T, Bwd90Config<kD>, false>(P, s);
+  }
 }
 
 }  // namespace flashattn::cuda::sm90

@@ -60,6 +60,18 @@ __device__ __forceinline__ void tma_store_4d(const void* tensor_map, const void*
                "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
                : "memory");
 }
+// Adds `bytes` of fp32 values at `src` (shared, 16-byte aligned) element-wise into `dst` (global,
+// 16-byte aligned; `bytes` a multiple of 16), each element as an atomic add relative to other
+// reductions (PTX ISA 9.7.9.25.4.2, cp.reduce.async.bulk: .dst .global, .src .shared::cta,
+// .bulk_group completion, .add with .f32; sm_90, PTX ISA 8.0; the same form as libcu++'s
+// cuda::ptx::cp_reduce_async_bulk(space_global, space_shared, op_add, float*, ...), listed in
+// NVIDIA/cccl docs/libcudacxx/ptx/instructions/generated/cp_reduce_async_bulk.rst). Completes
+// with this thread's bulk groups (bulk_commit, then bulk_wait_read before `src` is rewritten).
+__device__ __forceinline__ void bulk_reduce_add_f32(float* dst, const void* src, uint32_t bytes) {
+  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(dst),
+               "r"(smem_addr(src)), "r"(bytes)
+               : "memory");
+}
 __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 // Until this thread's bulk groups have finished reading their shared memory (the source may be
 // rewritten) / have completed (their writes are done).

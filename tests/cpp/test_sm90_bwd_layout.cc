@@ -167,7 +167,7 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
 // accumulators (thread (warp, lane) of warpgroup cw: rows warp * 16 + lane / 4 (+ 8), columns
 // cw * kDQ + 8 t + 2 (lane % 4) (+ 1)) cover every (row, column) of the buffer once, and row r's
 // kD floats lie in column order at [r * kRowdQ, + kD * 4): what the writer's one bulk reduction
-// per row reads. Each store instruction is conflict-free per half warp (a 64-bit access is
+// per row reads (varlen), and the buffer is the TMA box the tensor form reads (padded batch). Each store instruction is conflict-free per half warp (a 64-bit access is
 // served 16 lanes at a time: the 16 lanes' 8-byte words fall into distinct 8-byte bank pairs).
 template <int kD>
 void check_dq_buffer() {
@@ -192,6 +192,13 @@ void check_dq_buffer() {
           }
         }
   for (int h : hit) EXPECT_EQ(h, 1);
+  // The tensor form reads the buffer as one unswizzled TMA box of (kD + kPadColsdQ) columns x
+  // kBlockM rows: element (r, c) at (r * box columns + c) * 4, 128-byte aligned.
+  for (int r = 0; r < C::kBlockM; ++r)
+    for (int c = 0; c < kD; ++c) ASSERT_EQ(sdq_offset<C>(r, c), uint32_t((r * (kD + C::kPadColsdQ) + c) * 4));
+  EXPECT_EQ(C::kOffdQ % 128, 0);
+  EXPECT_EQ(C::kBytesdQ % 128, 0);
+  EXPECT_LE(kD + C::kPadColsdQ, 256);
   EXPECT_EQ(C::kRowdQ % 16, 0);  // bulk copy source: 16-byte aligned rows
   EXPECT_EQ(C::kOffdQ % 16, 0);
   EXPECT_EQ((kD * 4) % 16, 0);

@@ -38,11 +38,13 @@ struct Bwd90Config {
   static constexpr int kOffdO = kOffQ + kStages * kBytesQ;  // kStages x dO
   static constexpr int kOffdS = kOffdO + kStages * kBytesQ;  // kBuffersdS x dS
   // dQ variant: the step's dQ (64 queries x kD fp32 columns, both warpgroups' halves), row q at
-  // q * kRowdQ, columns in order (the writer adds each row with one flat bulk reduction, so a row
-  // must be contiguous: no swizzle). The 32-byte pad per row makes the consumers' float2 stores
-  // conflict-free: a half warp's 4 rows start 8 banks apart. Two buffers where they fit (d64),
-  // else one (d128: 160 KB of operands + 2 x 34 KB would pass 227 KB).
-  static constexpr int kRowdQ = kD * 4 + 32;
+  // q * kRowdQ, columns in order, no swizzle: the writer adds it as one TMA box of kD + 8 columns
+  // x 64 rows (the 8 columns past the workspace tensor's extent kD are the pad, never written)
+  // or, for varlen, one flat bulk reduction per row. The 32-byte pad makes the consumers' float2
+  // stores conflict-free: a half warp's 4 rows start 8 banks apart. Two buffers where they fit
+  // (d64), else one (d128: 160 KB of operands + 2 x 34 KB would pass 227 KB).
+  static constexpr int kPadColsdQ = 8;
+  static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
   static constexpr int kBytesdQ = kBlockM * kRowdQ;
   static constexpr int kOffdQ = kOffdS + kBuffersdS * kBytesdS;
   static constexpr int kTail = 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
@@ -59,8 +61,10 @@ struct Bwd90Config {
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
-  static_assert(kRowdQ % 16 == 0 && kOffdQ % 16 == 0 && (kD * 4) % 16 == 0,
-                "cp.reduce.async.bulk: 16-byte aligned source, size a multiple of 16");
+  static_assert(kRowdQ % 16 == 0 && (kD * 4) % 16 == 0 && kOffdQ % 128 == 0 && kBytesdQ % 128 == 0,
+                "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "
+                "128-byte aligned");
+  static_assert(kD + kPadColsdQ <= 256, "TMA box: at most 256 elements per dimension");
   static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");
 };
 

@@ -19,7 +19,9 @@
 // reaches after its dQ GEMM of step s - 2 (the buffer's last reader) has completed.
 // dQ variant (C::kDqSmem, FLASHATTN_SM90_BWD_DQ_TMA=1; FlashAttention-3's scheme): the consumers
 // store dQ into a shared fp32 buffer instead of red.global.add, and warp 2 of the producer
-// warpgroup adds the buffer's valid rows to the workspace with one bulk reduction (TMA) per row.
+// warpgroup adds it to the workspace with TMA: one tensor reduction of the whole box (padded
+// batch: TMA clips the rows past seqlen_q) or, for varlen (whose rows past the sequence are the
+// next sequence's), one flat bulk reduction per row inside the sequence.
 // A dQ buffer is rewritten only after the writer's bulk reads of its previous use completed
 // (dq_empty), and read only after all 256 consumer threads stored and fenced it (dq_full).
 #pragma once
@@ -44,8 +46,10 @@ struct BwdParams90 {
   // heads, batch), boxes of 64 columns, 128-byte swizzle (sm90::make_tensor_map).
   CUtensorMap tma_q, tma_do, tma_k, tma_v;
   // The dQ variant (Bwd90Config<kD, true>): FLASHATTN_SM90_BWD_DQ_TMA=1 and a 16-byte aligned
-  // workspace (bwd_launch.cu).
-  bool dq_smem = false;
+  // workspace (bwd_launch.cu). Without varlen, tma_dq is the fp32 workspace as a 4-D tensor
+  // (dq_accum_dim, seqlen_q, heads, batch), boxes of kD + 8 columns x 64 rows, no swizzle.
+  bool dq_smem = false, dq_tensor = false;
+  CUtensorMap tma_dq{};
 };
 
 // kExtras: a score modifier (softcap, ALiBi) may be on. Dropout never reaches this kernel.
@@ -178,8 +182,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     } else if (warp == 2) {
       if constexpr (C::kDqSmem) {
         // dQ writer: per step, the buffer's rows inside the sequence (rows past it are never
-        // added: for varlen they are the next sequence's), lane r and r + 32 each one row of
-        // kD floats, contiguous in the workspace (row, head, dq_accum_dim) and in the buffer.
+        // added). Padded batch: lane 0 adds the whole box (TMA clips rows past seqlen_q and the
+        // pad columns). Varlen: lane r and r + 32 each add one row of kD floats, contiguous in
+        // the workspace (row, head, dq_accum_dim) and in the buffer.
+        if (P.dq_tensor && lane == 0) prefetch_tensor_map(&P.tma_dq);
         Step cur{hk * p.group, m_lo};
         for (int s = 0; s < steps; ++s, cur = next(cur)) {
           const int bi = s % C::kBuffersdQ;
@@ -187,12 +193,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
           mbar_wait(dq_full + bi, (s / C::kBuffersdQ) & 1);
+          if (P.dq_tensor) {
+            if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
+          } else {
 #pragma unroll
-          for (int e = 0; e < kBlockM / 32; ++e) {
-            const int r = lane + 32 * e;
-            if (r < rows)
-              bulk_reduce_add_f32(bp.dq_accum + ((seq.row_global_q + m0 + r) * p.num_heads + cur.h) * int64_t(bp.dq_accum_dim),
-                                  sdQ + sdq_offset<C>(r, 0), kD * 4);
+            for (int e = 0; e < kBlockM / 32; ++e) {
+              const int r = lane + 32 * e;
+              if (r < rows)
+                bulk_reduce_add_f32(
+                    bp.dq_accum + ((seq.row_global_q + m0 + r) * p.num_heads + cur.h) * int64_t(bp.dq_accum_dim),
+                    sdQ + sdq_offset<C>(r, 0), kD * 4);
+            }
           }
           bulk_commit();
           bulk_wait_read();  // the buffer may be rewritten

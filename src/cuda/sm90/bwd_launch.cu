@@ -6,8 +6,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "cuda/backend.h"
+#include "cuda/sm80/check.h"
 #include "cuda/sm80/host.h"
 #include "cuda/sm90/bwd_kernel.h"
 #include "cuda/sm90/host.h"
@@ -24,6 +26,46 @@ template <int kD>
 constexpr int Bwd90Max = Bwd90Config<kD, true>::kSmemBytes > Bwd90Config<kD>::kSmemBytes
                              ? Bwd90Config<kD, true>::kSmemBytes
                              : Bwd90Config<kD>::kSmemBytes;
+
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// cuTensorMapEncodeTiled through the runtime's driver entry point (as launch.cu's
+// make_tensor_map gets it; that one is for 16-bit operands with the 128-byte swizzle).
+EncodeTiled encode_tiled() {
+  static EncodeTiled fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q),
+          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+    if (q != cudaDriverEntryPointSuccess || f == nullptr)
+      throw CudaError("flashattn: the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12.0+ driver)");
+    return reinterpret_cast<EncodeTiled>(f);
+  }();
+  return fn;
+}
+
+// The dQ variant's target: the fp32 workspace (rows, heads, dq_accum_dim) of a padded batch as a
+// 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
+// (the pad lies past the extent: never written) x kBlockM rows, no swizzle (the consumers store
+// plain rows of Bwd90Config::kRowdQ bytes).
+CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp) {
+  using C = Bwd90Config<64, true>;  // kBlockM and kPadColsdQ: the same in both tiers
+  CUtensorMap map;
+  const sm80::FwdParams& f = bp.fwd;
+  const cuuint64_t dim = cuuint64_t(bp.dq_accum_dim);
+  const cuuint64_t dims[4] = {dim, cuuint64_t(f.seqlen_q), cuuint64_t(f.num_heads), cuuint64_t(f.batch)};
+  const cuuint64_t strides[3] = {dim * f.num_heads * 4, dim * 4, dim * f.num_heads * cuuint64_t(f.seqlen_q) * 4};
+  const cuuint32_t box[4] = {cuuint32_t(bp.dq_accum_dim + C::kPadColsdQ), cuuint32_t(C::kBlockM), 1, 1};
+  const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
+  const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, bp.dq_accum, dims, strides, box,
+                                    elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError("flashattn: cuTensorMapEncodeTiled (dq workspace) failed (" + std::to_string(int(r)) + ")");
+  return map;
+}
 
 // TMA's rules: 16-byte aligned base, strides multiples of 16 bytes (also makes the epilogue's
 // 4-byte stores of dK, dV aligned).
@@ -56,6 +98,8 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // Off until measured against the consumers' red.global.add.
   const char* dq = std::getenv("FLASHATTN_SM90_BWD_DQ_TMA");
   P.dq_smem = dq != nullptr && dq[0] == '1' && reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
+  P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
+  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp);
   l.kernel->launch(&P, stream);
 }
 

@@ -72,6 +72,20 @@ __device__ __forceinline__ void bulk_reduce_add_f32(float* dst, const void* src,
                "r"(smem_addr(src)), "r"(bytes)
                : "memory");
 }
+// Adds the shared-memory box at `src` (128-byte aligned) element-wise into the tensor map's box
+// at (c0 innermost .. c3), each element an atomic add of the map's type (PTX ISA 9.7.9.25.5.2,
+// cp.reduce.async.bulk.tensor: .global.shared::cta, .add, .tile, .bulk_group; sm_90, PTX ISA
+// 8.0; libcu++'s cuda::ptx::cp_reduce_async_bulk_tensor, NVIDIA/cccl
+// docs/libcudacxx/ptx/instructions/generated/cp_reduce_async_bulk_tensor.rst). Elements past
+// the tensor's extent are not touched. Bulk async-group completion, as tma_store_4d.
+__device__ __forceinline__ void tma_reduce_add_4d(const void* tensor_map, const void* src, int c0, int c1, int c2,
+                                                  int c3) {
+  asm volatile(
+      "cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(
+          tensor_map),
+      "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+      : "memory");
+}
 __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 // Until this thread's bulk groups have finished reading their shared memory (the source may be
 // rewritten) / have completed (their writes are done).

@@ -27,25 +27,6 @@ constexpr int Bwd90Max = Bwd90Config<kD, true>::kSmemBytes > Bwd90Config<kD>::kS
                              ? Bwd90Config<kD, true>::kSmemBytes
                              : Bwd90Config<kD>::kSmemBytes;
 
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// cuTensorMapEncodeTiled through the runtime's driver entry point (as launch.cu's
-// make_tensor_map gets it; that one is for 16-bit operands with the 128-byte swizzle).
-EncodeTiled encode_tiled() {
-  static EncodeTiled fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q),
-          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
-    if (q != cudaDriverEntryPointSuccess || f == nullptr)
-      throw CudaError("flashattn: the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12.0+ driver)");
-    return reinterpret_cast<EncodeTiled>(f);
-  }();
-  return fn;
-}
-
 // The dQ variant's target: the fp32 workspace (rows, heads, dq_accum_dim) of a padded batch as a
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
 // (the pad lies past the extent: never written) x kBlockM rows, no swizzle (the consumers store
@@ -67,12 +48,6 @@ CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp) {
   return map;
 }
 
-// TMA's rules: 16-byte aligned base, strides multiples of 16 bytes (also makes the epilogue's
-// 4-byte stores of dK, dV aligned).
-bool tma_ok16(const Operand& o) {
-  const auto addr = reinterpret_cast<uintptr_t>(o.data);
-  return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
-}
 
 struct Launch {
   const KernelEntry* kernel;
@@ -132,8 +107,8 @@ bool sm90_bwd_eligible(const Problem& p) {
   // First version: no dropout, no deterministic order (both run on the sm80 path). No query or
   // key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && !p.deterministic &&
-         p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok16(p.dout) &&
-         sm90::tma_ok16(p.dk) && sm90::tma_ok16(p.dv);
+         p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&
+         sm90::tma_ok(p.dk) && sm90::tma_ok(p.dv);
 }
 
 void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {

@@ -8,6 +8,16 @@
 
 namespace flashattn::cuda::sm90 {
 
+// cuTensorMapEncodeTiled, reached through the CUDA runtime's driver entry point (no link against
+// libcuda); throws CudaError when the driver lacks it.
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+EncodeTiled encode_tiled();
+
+// TMA can address the operand: a 16-byte aligned base and byte strides that are multiples of 16.
+bool tma_ok(const Operand& o);
+
 // A q/k/v-like operand as a 4-D TMA tensor (head_dim, rows, heads, batch) read in boxes of
 // 64 columns x box_rows rows (x box_heads heads: rows of consecutive heads stacked) with the
 // 128-byte swizzle; reads past any extent return zeros.

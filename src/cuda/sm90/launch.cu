@@ -18,13 +18,6 @@ namespace sm90 {
 template <typename T, int kD, int kDv>
 void launch_fwd90(const void* params, void* stream);  // src/cuda/sm90/launch.h, instantiated in fwd_*.cu
 
-namespace {
-
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// cuTensorMapEncodeTiled through the runtime's driver entry point: no link against libcuda.
 EncodeTiled encode_tiled() {
   static EncodeTiled fn = [] {
     void* f = nullptr;
@@ -39,12 +32,9 @@ EncodeTiled encode_tiled() {
 }
 
 bool tma_ok(const Operand& o) {
-  // 16-byte aligned base and byte strides that are multiples of 16 (TMA's rules).
   const auto addr = reinterpret_cast<uintptr_t>(o.data);
   return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
 }
-
-}  // namespace
 
 // A q/k/v-like operand as a 4-D tensor (head_dim, rows, heads, batch) in boxes of 64 columns x
 // box_rows rows, 128-byte swizzled; reads past any extent return zeros.

@@ -143,58 +143,56 @@ void expect_near_tensor(const HostTensor& x, const HostTensor& y, const char* wh
     big = std::max(big, std::fabs(b));
     if (std::isinf(diff)) break;
   }
-  EXPECT_LE(diff, 0.02 * big + 1e-3) << what << ": sm90 vs sm80, largest |sm80| " << big;
+  EXPECT_LE(diff, 0.02 * big + 1e-3) << what << ": one scheme against the other, largest |value| " << big;
 }
 
-// The sm90 backward against the sm80 backward on the same inputs (one Case: same q, k, v, dout
-// and forward results): both within the reference's tolerance, and close to each other.
+// The backward twice on one Case (same q, k, v, dout and forward results): `first` and then
+// `second` wrap the call (the environment of each scheme); both within the reference's
+// tolerance, and close to each other. The shape: GQA, causal, unequal lengths.
+template <typename A, typename B>
+void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const char* path_b, B&& second) {
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = d;
+  s.seqlen_q = 777;
+  s.seqlen_k = 1031;
+  s.heads = 4;
+  s.heads_kv = 2;
+  s.causal = true;
+  s.backend = Backend::Cuda;
+  s.seed = seed;
+  Case c(s);
+  GpuCase g(c);
+  g.run_forward();
+  RunInfo ia, ib;
+  first([&] { ia = g.run_backward(); });
+  EXPECT_EQ(ia.path, path_a);
+  check_backward_results(c);
+  const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
+  second([&] { ib = g.run_backward(); });
+  EXPECT_EQ(ib.path, path_b);
+  check_backward_results(c);
+  expect_near_tensor(c.dq, dq0, "dq");
+  expect_near_tensor(c.dk, dk0, "dk");
+  expect_near_tensor(c.dv, dv0, "dv");
+}
+
+// The sm90 backward against the sm80 backward on the same inputs.
 TEST(Sm90Bwd, AgreesWithSm80) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128}) {
-    Spec s;
-    s.dtype = DType::BFloat16;
-    s.head_dim = d;
-    s.seqlen_q = 777;
-    s.seqlen_k = 1031;
-    s.heads = 4;
-    s.heads_kv = 2;
-    s.causal = true;
-    s.backend = Backend::Cuda;
-    s.seed = uint64_t(d) + 4242;
-    Case c(s);
-    GpuCase g(c);
-    g.run_forward();
-    RunInfo ia, ib;
-    with_sm90_bwd(false, [&] { ib = g.run_backward(); });
-    EXPECT_EQ(ib.path, "cuda-sm80");
-    check_backward_results(c);
-    const HostTensor dq80 = c.dq, dk80 = c.dk, dv80 = c.dv;
-    with_sm90_bwd(true, [&] { ia = g.run_backward(); });
-    EXPECT_EQ(ia.path, "cuda-sm90");
-    check_backward_results(c);
-    expect_near_tensor(c.dq, dq80, "dq");
-    expect_near_tensor(c.dk, dk80, "dk");
-    expect_near_tensor(c.dv, dv80, "dv");
-  }
+  for (int d : {64, 128})
+    backward_agree(
+        d, uint64_t(d) + 4242, "cuda-sm80", [](auto&& run) { with_sm90_bwd(false, run); }, "cuda-sm90",
+        [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
 // The dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1: dQ through shared memory, added to the workspace
-// by the producer's writer warp with bulk reductions): a subset of the grid (odd, unequal and
-// long lengths, padded head_dims, causal), the options (GQA/MQA, windows, softcap, ALiBi, varlen,
+// by the producer's writer warp with bulk reductions): the grid (odd, unequal and long
+// lengths, padded head_dims, causal), the options (GQA/MQA, windows, softcap, ALiBi, varlen,
 // whose tiles end inside the next sequence's rows), and agreement with the red.global scheme.
 template <typename F>
 void with_dq_tma(F&& f) {
   with_env("FLASHATTN_SM90_BWD_DQ_TMA", "1", f);
-}
-
-std::vector<GridParam> dq_tma_grid() {
-  std::vector<GridParam> v;
-  const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {1000, 999}, {257, 2048}};
-  for (DType dt : {DType::Float16, DType::BFloat16})
-    for (int d : {40, 64, 104, 128})
-      for (auto [sq, sk] : lens)
-        for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
-  return v;
 }
 
 class Sm90BwdDqTmaGrid : public testing::TestWithParam<GridParam> {};
@@ -204,7 +202,7 @@ TEST_P(Sm90BwdDqTmaGrid, Backward) {
   with_dq_tma([&] { check_backward_sm90(spec_of(GetParam()), "cuda-sm90"); });
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Sm90BwdDqTmaGrid, testing::ValuesIn(dq_tma_grid()), grid_name);
+INSTANTIATE_TEST_SUITE_P(All, Sm90BwdDqTmaGrid, testing::ValuesIn(bwd_grid()), grid_name);
 
 TEST(Sm90Bwd, DqTmaOptions) {
   REQUIRE_SM90_BWD();
@@ -223,32 +221,10 @@ TEST(Sm90Bwd, DqTmaOptions) {
 // tolerance, and close to each other (the sums differ only in the order of fp32 additions).
 TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128}) {
-    Spec s;
-    s.dtype = DType::BFloat16;
-    s.head_dim = d;
-    s.seqlen_q = 777;
-    s.seqlen_k = 1031;
-    s.heads = 4;
-    s.heads_kv = 2;
-    s.causal = true;
-    s.backend = Backend::Cuda;
-    s.seed = uint64_t(d) + 5151;
-    Case c(s);
-    GpuCase g(c);
-    g.run_forward();
-    RunInfo ia, ib;
-    with_sm90_bwd(true, [&] { ib = g.run_backward(); });
-    EXPECT_EQ(ib.path, "cuda-sm90");
-    check_backward_results(c);
-    const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
-    with_dq_tma([&] { with_sm90_bwd(true, [&] { ia = g.run_backward(); }); });
-    EXPECT_EQ(ia.path, "cuda-sm90");
-    check_backward_results(c);
-    expect_near_tensor(c.dq, dq0, "dq");
-    expect_near_tensor(c.dk, dk0, "dk");
-    expect_near_tensor(c.dv, dv0, "dv");
-  }
+  for (int d : {64, 128})
+    backward_agree(
+        d, uint64_t(d) + 5151, "cuda-sm90", [](auto&& run) { with_sm90_bwd(true, run); }, "cuda-sm90",
+        [](auto&& run) { with_dq_tma([&] { with_sm90_bwd(true, run); }); });
 }
 
 }  // namespace

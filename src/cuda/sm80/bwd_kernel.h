@@ -130,11 +130,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   const semantics::Mask mask =
       semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-  int q_lo, q_hi;
-  mask.query_range(n0, n0 + cols, &q_lo, &q_hi);
-  const int m_lo = q_lo / kBlockM;
-  const int num_m = q_hi > q_lo ? (q_hi + kBlockM - 1) / kBlockM - m_lo : 0;
-  const int steps = num_m * p.group;
+  const QueryWalk walk(mask, n0, cols, kBlockM, p.group);
+  const int steps = walk.steps;
 
   const int64_t k_off = b * p.k.batch_stride + (seq.row_begin_k + n0) * p.k.row_stride + hk * p.k.head_stride;
   const int64_t v_off = b * p.v.batch_stride + (seq.row_begin_k + n0) * p.v.row_stride + hk * p.v.head_stride;
@@ -143,19 +140,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   load_tile<kBlockN, kDv, C::kThreads>(sV, static_cast<const T*>(p.v.data) + v_off, p.v.row_stride, cols,
                                        p.head_dim_v, p.aligned);
 
-  // Steps walk (query head of the group, query block), query blocks fastest, with counters
-  // (integer division by a run-time value costs ~20 instructions a step).
-  struct Step {
-    int h, m_block;
-  };
-  const int m_end = m_lo + num_m;
-  auto next = [&](Step t) {
-    if (++t.m_block == m_end) {
-      t.m_block = m_lo;
-      ++t.h;
-    }
-    return t;
-  };
+  using Step = QueryWalk::Step;
+  auto next = [&](Step t) { return walk.next(t); };
   // Every copy is asynchronous (rows past the sequence read as zeros), so a step's loads cost
   // the issuing warps nothing until the wait at the top of the step that uses them.
   auto load_step = [&](Step t, int st) {
@@ -180,7 +166,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     prim::cp_async_commit();
   };
-  Step cur{hk * p.group, m_lo};
+  Step cur = walk.first(hk * p.group);
   if (steps > 0) load_step(cur, 0);
   else prim::cp_async_commit();
 

@@ -86,4 +86,31 @@ struct SeqInfo {
   }
 };
 
+// The backward's walk over what one key block [n0, n0 + cols) meets: steps (query head of the KV
+// group, query block), query blocks fastest, advanced with counters (an integer division by a
+// run-time value would cost ~20 instructions a step). Shared by the sm80 and sm90 backward.
+struct QueryWalk {
+  struct Step {
+    int h, m_block;
+  };
+  int m_lo = 0, m_end = 0, steps = 0;
+  __device__ __forceinline__ QueryWalk(const semantics::Mask& mask, int n0, int cols, int block_m, int group) {
+    int q_lo, q_hi;
+    mask.query_range(n0, n0 + cols, &q_lo, &q_hi);
+    m_lo = q_lo / block_m;
+    const int num_m = q_hi > q_lo ? (q_hi + block_m - 1) / block_m - m_lo : 0;
+    m_end = m_lo + num_m;
+    steps = num_m * group;
+  }
+  // The first step of the group whose first query head is h0.
+  __device__ __forceinline__ Step first(int h0) const { return {h0, m_lo}; }
+  __device__ __forceinline__ Step next(Step t) const {
+    if (++t.m_block == m_end) {
+      t.m_block = m_lo;
+      ++t.h;
+    }
+    return t;
+  }
+};
+
 }  // namespace flashattn::cuda::sm80

@@ -85,27 +85,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int cols = min(kBlockN, seq.seqlen_k - n0);
   const semantics::Mask mask =
       semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-  int q_lo, q_hi;
-  mask.query_range(n0, n0 + cols, &q_lo, &q_hi);
-  const int m_lo = q_lo / kBlockM;
-  const int num_m = q_hi > q_lo ? (q_hi + kBlockM - 1) / kBlockM - m_lo : 0;
-  const int steps = num_m * p.group;
+  const sm80::QueryWalk walk(mask, n0, cols, kBlockM, p.group);
+  const int steps = walk.steps;
   // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
   const int qb = p.cu_seqlens_q != nullptr ? 0 : b;
   const int kb = p.cu_seqlens_k != nullptr ? 0 : b;
 
-  // Steps walk (query head of the group, query block), query blocks fastest, with counters.
-  struct Step {
-    int h, m_block;
-  };
-  const int m_end = m_lo + num_m;
-  auto next = [&](Step t) {
-    if (++t.m_block == m_end) {
-      t.m_block = m_lo;
-      ++t.h;
-    }
-    return t;
-  };
+  // Steps walk (query head of the group, query block), query blocks fastest (sm80::QueryWalk).
+  using Step = sm80::QueryWalk::Step;
+  auto next = [&](Step t) { return walk.next(t); };
 
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
@@ -142,7 +130,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
         tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
       }
-      Step cur{hk * p.group, m_lo};
+      Step cur = walk.first(hk * p.group);
       for (int s = 0; s < steps; ++s, cur = next(cur)) {
         const int st = s % kStages;
         if (s >= kStages) mbar_wait(q_empty + st, ((s / kStages) & 1) ^ 1);
@@ -159,7 +147,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     } else if (warp == 1) {
       // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
       // per query row of the stage; rows past the sequence: P = 0 and D = 0.
-      Step cur{hk * p.group, m_lo};
+      Step cur = walk.first(hk * p.group);
       for (int s = 0; s < steps; ++s, cur = next(cur)) {
         const int st = s % kStages;
         if (s >= kStages) mbar_wait(q_empty + st, ((s / kStages) & 1) ^ 1);
@@ -186,7 +174,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // pad columns). Varlen: lane r and r + 32 each add one row of kD floats, contiguous in
         // the workspace (row, head, dq_accum_dim) and in the buffer.
         if (P.dq_tensor && lane == 0) prefetch_tensor_map(&P.tma_dq);
-        Step cur{hk * p.group, m_lo};
+        Step cur = walk.first(hk * p.group);
         for (int s = 0; s < steps; ++s, cur = next(cur)) {
           const int bi = s % C::kBuffersdQ;
           const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
@@ -269,7 +257,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   };
 
   if (steps > 0) mbar_wait(kv_full, 0);
-  Step cur{hk * p.group, m_lo};
+  Step cur = walk.first(hk * p.group);
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
     float acc_s[kNS], acc_dp[kNS];
     issue_s_dp(s, acc_s, acc_dp);

@@ -106,9 +106,9 @@ TEST(Sm90, Options) {
   }
 }
 
-// The kernel variants under comparison (environment knobs of src/cuda/sm90/launch.cu:
-// FLASHATTN_SM90_PINGPONG=0, _BLOCKN=alt, _PERSISTENT=1, _CONSUMERS=3, _TMA_STORE=1): every one
-// must be right before its speed counts (the default is the grid's).
+// The kernel variants (environment knobs of src/cuda/sm90/launch.cu: FLASHATTN_SM90_PINGPONG=0,
+// _BLOCKN=alt, _PERSISTENT=0/1, _CONSUMERS=2/3, _TMA_STORE=0/1, _PACK_GQA=0/1): every one must be
+// right, the defaults (the grid's) and what the knobs force either way.
 void check_variant(std::initializer_list<std::pair<const char*, const char*>> env) {
   std::string trace;
   for (auto [k, v] : env) {
@@ -154,6 +154,13 @@ TEST(Sm90, VariantPersistent) {
   check_variant({{"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
+// Every measured default turned off: one CTA a tile, two consumers, direct stores, no packing.
+TEST(Sm90, VariantDefaultsOff) {
+  REQUIRE_SM90();
+  check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
+                 {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"}});
+}
+
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a
 // persistent grid.
 TEST(Sm90, VariantThreeConsumers) {
@@ -196,7 +203,7 @@ TEST(Sm90, VariantTmaStore) {
   check_variant({{"FLASHATTN_SM90_TMA_STORE", "1"}, {"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
-// GQA packing (FLASHATTN_SM90_PACK_GQA=1): short queries with 2, 4 and 8 query heads per KV head
+// GQA packing (the default; FLASHATTN_SM90_PACK_GQA=1 forces it): short queries with 2, 4 and 8 query heads per KV head
 // share a tile (rows of several heads stacked by one TMA box); decoding (seqlen_q 1), chunks,
 // causal, varlen, a softcap (which keeps one head a tile), three consumers and a persistent grid.
 TEST(Sm90, PackedGqa) {
@@ -223,8 +230,8 @@ TEST(Sm90, PackedGqa) {
         s.backend = Backend::Cuda;
         s.seed = uint64_t(5000 + n);
         const bool three = d == 64 && n % 2 == 0, persistent = n % 4 == 0;
-        if (three) setenv("FLASHATTN_SM90_CONSUMERS", "3", 1);
-        if (persistent) setenv("FLASHATTN_SM90_PERSISTENT", "1", 1);
+        setenv("FLASHATTN_SM90_CONSUMERS", three ? "3" : "2", 1);
+        setenv("FLASHATTN_SM90_PERSISTENT", persistent ? "1" : "0", 1);
         SCOPED_TRACE("case " + std::to_string(n) + (three ? " three consumers" : "") + (persistent ? " persistent" : ""));
         with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
         unsetenv("FLASHATTN_SM90_CONSUMERS");

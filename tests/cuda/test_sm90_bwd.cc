@@ -1,8 +1,10 @@
-// The sm90 (Hopper) backward, experimental (FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
+// The sm90 (Hopper) backward (default for head_dim tier 128; FLASHATTN_EXPERIMENTAL_SM90_BWD=1
+// forces it for tier 64 as well, which the tests do): a grid of
 // dtypes, head_dim tiers 64 and 128 (padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen) and the
-// ones it leaves to the sm80 path (dropout, deterministic); the same for the dQ variant
-// (FLASHATTN_SM90_BWD_DQ_TMA=1). Every result is checked against the
+// ones it leaves to the sm80 path (dropout, deterministic); for both dQ schemes
+// (FLASHATTN_SM90_BWD_DQ_TMA=0: red.global from the consumers; 1, the default: shared memory and
+// bulk reductions). Every result is checked against the
 // double-precision reference with the tolerance rule (check_backward_results). Skips with a
 // message without an sm_90 GPU or when the build has no sm90 backward.
 #include <cuda_runtime.h>
@@ -17,11 +19,11 @@
 namespace flashattn::test {
 namespace {
 
-// Runs `f` with the sm90 backward requested (or not), restoring the environment afterwards.
-// Runs `f` with the experimental sm90 backward requested or not.
+// Runs `f` with the sm90 backward forced on or off (FLASHATTN_EXPERIMENTAL_SM90_BWD=1/0),
+// restoring the environment afterwards.
 template <typename F>
 void with_sm90_bwd(bool on, F&& f) {
-  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", on ? "1" : nullptr, f);
+  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", on ? "1" : "0", f);
 }
 
 // Forward (whichever path), then the backward with the sm90 backward requested; the path taken
@@ -84,11 +86,18 @@ Spec spec_of(const GridParam& g) {
   return s;
 }
 
+// The red.global dQ scheme (FLASHATTN_SM90_BWD_DQ_TMA=0: each consumer adds its dQ partials to
+// the fp32 workspace); the default scheme (dQ through shared memory and bulk reductions) below.
+template <typename F>
+void with_red_global(F&& f) {
+  with_env("FLASHATTN_SM90_BWD_DQ_TMA", "0", f);
+}
+
 class Sm90BwdGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdGrid, Backward) {
   REQUIRE_SM90_BWD();
-  check_backward_sm90(spec_of(GetParam()), "cuda-sm90");
+  with_red_global([&] { check_backward_sm90(spec_of(GetParam()), "cuda-sm90"); });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), grid_name);
@@ -100,7 +109,7 @@ TEST(Sm90Bwd, Options) {
     std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: the sm80 path)
     for (Spec& x : specs) {
       x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
-      check_backward_sm90(x, "cuda-sm90");
+      with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
     }
   }
 }
@@ -186,7 +195,7 @@ TEST(Sm90Bwd, AgreesWithSm80) {
         [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
-// The dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1: dQ through shared memory, added to the workspace
+// The default dQ scheme (FLASHATTN_SM90_BWD_DQ_TMA=1 forces it: dQ through shared memory, added to the workspace
 // by the producer's writer warp with bulk reductions): the grid (odd, unequal and long
 // lengths, padded head_dims, causal), the options (GQA/MQA, windows, softcap, ALiBi, varlen,
 // whose tiles end inside the next sequence's rows), and agreement with the red.global scheme.
@@ -223,7 +232,7 @@ TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
   REQUIRE_SM90_BWD();
   for (int d : {64, 128})
     backward_agree(
-        d, uint64_t(d) + 5151, "cuda-sm90", [](auto&& run) { with_sm90_bwd(true, run); }, "cuda-sm90",
+        d, uint64_t(d) + 5151, "cuda-sm90", [](auto&& run) { with_red_global([&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",
         [](auto&& run) { with_dq_tma([&] { with_sm90_bwd(true, run); }); });
 }
 

@@ -1,4 +1,4 @@
-// Backward kernel of the sm90 path (Hopper, sm_90a; experimental: FLASHATTN_EXPERIMENTAL_SM90_BWD=1).
+// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tier 128, see bwd_launch.cu).
 // One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in registers while
 // it walks every query head of the group and every 64-row query block the mask lets its keys
 // reach, as the sm80 bwd_kernel does, and computes the same function:

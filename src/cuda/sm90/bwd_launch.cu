@@ -1,6 +1,6 @@
-// Host side of the sm90 backward (experimental, FLASHATTN_EXPERIMENTAL_SM90_BWD=1): its
-// instantiation table, eligibility, and the entry point the dispatcher calls. The workspace,
-// D = rowsum(dO * O) and the dq conversion are the sm80 path's (sm80::run_backward); only the
+// Host side of the sm90 backward (the default for head_dim tier 128; FLASHATTN_EXPERIMENTAL_SM90_BWD
+// =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the dispatcher
+// calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's (sm80::run_backward); only the
 // main kernel differs. Compiled for sm_90a with the kernels (cmake/cuda.cmake).
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -68,11 +68,11 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
-  // FLASHATTN_SM90_BWD_DQ_TMA=1: dQ through shared memory and a writer warp's bulk reductions
-  // (which need a 16-byte aligned workspace; a user allocator's odd pointer keeps red.global).
-  // Off until measured against the consumers' red.global.add.
-  const char* dq = std::getenv("FLASHATTN_SM90_BWD_DQ_TMA");
-  P.dq_smem = dq != nullptr && dq[0] == '1' && reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
+  // dQ through shared memory and a writer warp's bulk reductions (which need a 16-byte aligned
+  // workspace; a user allocator's odd pointer keeps red.global): the default since session 5
+  // measured it against the consumers' red.global.add (seqlen 8k: d128 327 vs 288 TFLOP/s, d64
+  // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
+  P.dq_smem = env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) && reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp);
   l.kernel->launch(&P, stream);
@@ -98,9 +98,11 @@ const KernelEntry* sm90_bwd_kernels(int* count) {
 }
 #undef FA_SM90_BWD_ENTRY
 
-bool sm90_bwd_enabled() {
-  const char* v = std::getenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
-  return v != nullptr && v[0] == '1';
+bool sm90_bwd_enabled(const Problem& p) {
+  // On by default where it beat the sm80 backward (session 5, seqlen 2k-8k: head_dim tier 128,
+  // +20-30%); tier 64 lost 2-8%, so it stays opt-in there. FLASHATTN_EXPERIMENTAL_SM90_BWD=1
+  // takes it for both tiers, =0 for none.
+  return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD", p.head_dim > 64 && p.head_dim <= 128);
 }
 
 bool sm90_bwd_eligible(const Problem& p) {

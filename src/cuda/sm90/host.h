@@ -15,6 +15,9 @@ using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, 
                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 EncodeTiled encode_tiled();
 
+// An on/off knob for a measured default: "1" on, "0" off, unset (or anything else) `dflt`.
+bool env_choice(const char* name, bool dflt);
+
 // TMA can address the operand: a 16-byte aligned base and byte strides that are multiples of 16.
 bool tma_ok(const Operand& o);
 

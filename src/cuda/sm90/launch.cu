@@ -31,6 +31,13 @@ EncodeTiled encode_tiled() {
   return fn;
 }
 
+bool env_choice(const char* name, bool dflt) {
+  const char* v = std::getenv(name);
+  if (v != nullptr && v[0] == '1') return true;
+  if (v != nullptr && v[0] == '0') return false;
+  return dflt;
+}
+
 bool tma_ok(const Operand& o) {
   const auto addr = reinterpret_cast<uintptr_t>(o.data);
   return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;
@@ -115,33 +122,39 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.alt = alt != nullptr && alt[0] == 'a';
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
-  // FLASHATTN_SM90_PERSISTENT=1: a persistent grid (one CTA per SM walking the tiles; the
-  // producer loads the next tile's Q and K/V while the consumers write O). Off until measured.
-  const char* persistent = std::getenv("FLASHATTN_SM90_PERSISTENT");
-  P.persistent = persistent != nullptr && persistent[0] == '1';
+  // The variants below were measured beside cuDNN on the H200 (bench/NOTES.md, session 5, run 1);
+  // each default follows the measurement, and an environment knob forces it either way
+  // (FLASHATTN_SM90_PERSISTENT / _CONSUMERS / _TMA_STORE / _PACK_GQA; for comparisons).
+  //
+  // Persistent grid (one CTA per SM walking the tiles; the producer loads the next tile's Q and
+  // K/V while the consumers write O): +3-20% without a causal mask, and causal at head_dim <= 128
+  // up to 2k keys; causal at 8k-16k it lost 8-12% (the static tile stride lets the CTAs of one
+  // head drift apart, so they share less K/V in L2), and at head_dim 256 causal 2k it lost 5%.
+  P.persistent = sm90::env_choice("FLASHATTN_SM90_PERSISTENT",
+                            !p.causal || (kernel.head_dim <= 128 && p.max_seqlen_k <= 2048));
   if (P.persistent) {
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
     check(cudaDeviceGetAttribute(&P.sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   }
-  // FLASHATTN_SM90_CONSUMERS=3: three consumer warpgroups (192-row tiles) where the tier has
-  // them (head_dim 64), for the measurement.
+  // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
+  // 2k-8k, causal or not (FLASHATTN_SM90_CONSUMERS=2 turns them off).
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
-  P.three_consumers = consumers != nullptr && consumers[0] == '3';
+  P.three_consumers = !(consumers != nullptr && consumers[0] == '2');
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
-  // FLASHATTN_SM90_PACK_GQA=1 (off until measured): with GQA and short queries, the most query
-  // heads of a group (a power of two dividing it) whose rows still fit the tile share it.
-  const char* pack = std::getenv("FLASHATTN_SM90_PACK_GQA");
-  if (pack != nullptr && pack[0] == '1' && sm90::fwd90_plain(P.p))
+  // GQA packing: with GQA and short queries, the most query heads of a group (a power of two
+  // dividing it) whose rows still fit the tile share it: 4-5x on decoding shapes (one K/V pass
+  // for the group instead of one per query head); the plain kernel only.
+  if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
-  // FLASHATTN_SM90_TMA_STORE=1: O through shared memory and TMA stores (not for varlen batches,
-  // whose tiles end inside the next sequence's rows). Off until measured.
-  const char* store = std::getenv("FLASHATTN_SM90_TMA_STORE");
-  P.store_o = store != nullptr && store[0] == '1' && !p.varlen && P.pack == 1;
+  // O through shared memory and TMA stores (not for varlen batches, whose tiles end inside the
+  // next sequence's rows, nor packed tiles): +2-5% at head_dim 128 up to 2k, -1-2% at 256, so by
+  // default up to head_dim_v 128.
+  P.store_o = sm90::env_choice("FLASHATTN_SM90_TMA_STORE", p.head_dim_v <= 128) && !p.varlen && P.pack == 1;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   kernel.launch(&P, context.cuda_stream);
 }

@@ -46,8 +46,12 @@ struct FwdParams90 {
   int pingpong = 1;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;
-  // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers).
+  // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers);
+  // their configuration has the default key block only.
   int three_consumers = 0;
+  // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
+  // against the configuration it picks, since boxes of another size would never complete a stage.
+  int block_m = 0, block_n = 0;
   // GQA packing: the tile's kBlockM rows are `pack` query heads of one KV group (consecutive
   // heads, pack divides the group) times kBlockM / pack query rows each, so short queries (decoding,
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only

@@ -142,7 +142,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   P.three_consumers = !(consumers != nullptr && consumers[0] == '2');
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
+  if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
+  P.block_m = block_m;
+  P.block_n = block_n;
   // GQA packing: with GQA and short queries, the most query heads of a group (a power of two
   // dividing it) whose rows still fit the tile share it: 4-5x on decoding shapes (one K/V pass
   // for the group instead of one per query head); the plain kernel only.

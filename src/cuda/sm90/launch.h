@@ -11,6 +11,10 @@ namespace flashattn::cuda::sm90 {
 
 template <typename T, typename C, bool kExtras>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
+  if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
+    throw CudaError("flashattn: internal error: sm90 forward tensor maps built for a " + std::to_string(P.block_m) +
+                    "x" + std::to_string(P.block_n) + " tile, configuration " + std::to_string(C::kBlockM) + "x" +
+                    std::to_string(C::kBlockN));
   const int rows_per_head = C::kBlockM / P.pack;  // (pack is 1 for the extras kernel: launch.cu)
   P.p.num_m_blocks = (P.p.seqlen_q + rows_per_head - 1) / rows_per_head;
   const int64_t tiles = int64_t(P.p.num_m_blocks) * P.p.batch * (P.p.num_heads / P.pack);

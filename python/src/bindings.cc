@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <ios>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -24,6 +25,11 @@ namespace py = pybind11;
 using namespace flashattn;
 
 namespace {
+
+// The standard streams and the classic locale initialized in this module's C++ runtime, even
+// when that runtime is a static copy inside the module (python/CMakeLists.txt): GCC 13 moved
+// their initialization into the library, where a static link may leave it out.
+const std::ios_base::Init ios_init;
 
 // (data_ptr, dtype code, shape, strides); dtype codes match flashattn::DType.
 using ViewTuple = std::tuple<uintptr_t, int, std::vector<int64_t>, std::vector<int64_t>>;

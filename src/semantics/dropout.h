@@ -1,9 +1,14 @@
 // Dropout as a pure function of (seed, offset, batch, head, row, col), through Philox4x32-10, so
 // that every backend, tile shape, thread count, the forward and the backward drop the same elements.
-//   counter = (col / 4, row, low32(offset + bh), high32(offset + bh)),  bh = batch * num_heads + head
+//   unit    = (col / 32) * 4 + (col % 8) / 2
+//   counter = (unit, row, low32(offset + bh), high32(offset + bh)),  bh = batch * num_heads + head
 //   key     = (low32(seed), high32(seed))
-// Philox gives four 32-bit words; word col % 4 decides column col: dropped iff word < threshold,
-// threshold = max(1, floor(p * 2^32)). Kept weights are multiplied by 1 / (1 - p).
+// Philox's 128 bits are eight 16-bit words, word k = bits 16k .. 16k + 15 (word 0 the low half of
+// x[0]); column col takes word 2 * ((col % 32) / 8) + col % 2, and is dropped iff that word <
+// threshold, threshold = max(1, floor(p * 2^16)). Kept weights are multiplied by 1 / (1 - p).
+// One unit is the eight columns {32g + 8t + 2q + e : t < 4, e < 2} of a row: exactly what one
+// thread of an mma.sync / wgmma accumulator holds of 32 columns (pairs of adjacent columns every
+// 8), so a GPU thread draws one Philox call per 8 of its elements (CPU: 4 calls per 32 columns).
 #pragma once
 
 #include "semantics/config.h"
@@ -46,48 +51,74 @@ FA_HD Philox4 philox4x32_10(Philox4 ctr, uint32_t key0, uint32_t key1) {
 struct Dropout {
   uint64_t seed = 0;
   uint64_t offset = 0;
-  uint32_t threshold = 0;  // dropped iff random word < threshold; 0: dropout off
+  uint32_t threshold = 0;  // dropped iff the column's 16-bit random word < threshold; 0: dropout off
   float keep_scale = 1.0f;  // 1 / (1 - p)
 
   FA_HD bool enabled() const { return threshold != 0; }
 
-  // The four random words covering columns 4 * col_quad .. 4 * col_quad + 3 of one row.
-  FA_HD Philox4 words(uint64_t bh, int row, int col_quad) const {
+  // The unit (Philox counter word 0) of column col, and the index of its 16-bit word.
+  static FA_HD int unit_of(int col) { return (col >> 5) * 4 + ((col & 7) >> 1); }
+  static FA_HD int word_of(int col) { return 2 * ((col & 31) >> 3) + (col & 1); }
+
+  // The 128 random bits of one unit of one row.
+  FA_HD Philox4 words(uint64_t bh, int row, int unit) const {
     const uint64_t sub = offset + bh;
     Philox4 ctr;
-    ctr.x[0] = uint32_t(col_quad);
+    ctr.x[0] = uint32_t(unit);
     ctr.x[1] = uint32_t(row);
     ctr.x[2] = uint32_t(sub);
     ctr.x[3] = uint32_t(sub >> 32);
     return philox4x32_10(ctr, uint32_t(seed), uint32_t(seed >> 32));
   }
 
-  // Bit t set iff column 4 * col_quad + t is kept.
-  FA_HD uint32_t keep_bits4(uint64_t bh, int row, int col_quad) const {
-    const Philox4 w = words(bh, row, col_quad);
+  // Bit k set iff 16-bit word k of the unit is kept (k < 8).
+  FA_HD uint32_t keep_bits8(uint64_t bh, int row, int unit) const {
+    const Philox4 w = words(bh, row, unit);
     uint32_t bits = 0;
-    for (int t = 0; t < 4; ++t) bits |= uint32_t(w.x[t] >= threshold) << t;
+    for (int k = 0; k < 8; ++k) bits |= uint32_t(((w.x[k >> 1] >> (16 * (k & 1))) & 0xffffu) >= threshold) << k;
     return bits;
   }
 
-  // Kept bits of the column pairs (j0 + 8t, j0 + 8t + 1), t < pairs, as bits 2t and 2t + 1:
-  // one row of an mma accumulator (a pair of adjacent columns every 8). j0 must be even. A
-  // rolled loop, so a kernel holds one copy of the Philox rounds instead of `pairs` copies.
+  // Bit c set iff column col0 + c is kept, c < 32; col0 a multiple of 32 (four Philox calls).
+  FA_HD uint32_t keep_bits32(uint64_t bh, int row, int col0) const {
+    uint32_t mask = 0;
+    for (int q = 0; q < 4; ++q) {
+      const uint32_t bits = keep_bits8(bh, row, (col0 >> 5) * 4 + q);
+      for (int t = 0; t < 4; ++t) mask |= ((bits >> (2 * t)) & 3u) << (8 * t + 2 * q);
+    }
+    return mask;
+  }
+
+  // Kept bits of the column pairs (j0 + 8t, j0 + 8t + 1), t < pairs <= 16, as bits 2t and 2t + 1:
+  // one row of an mma / wgmma accumulator (a pair of adjacent columns every 8). j0 must be even.
+  // The pairs of one 32-column stretch share a unit, one Philox call per (up to) four pairs; when
+  // j0 starts a stretch, a unit's eight bits are the mask's next eight. Rolled loops, so a kernel
+  // holds one copy of the Philox rounds.
   FA_HD uint32_t keep_mask_pairs(uint64_t bh, int row, int j0, int pairs) const {
     uint32_t mask = 0;
+    if ((j0 & 31) < 8) {
 #ifdef __CUDA_ARCH__
 #pragma unroll 1
 #endif
-    for (int t = 0; t < pairs; ++t) {
-      const int j = j0 + 8 * t;
-      mask |= ((keep_bits4(bh, row, j >> 2) >> (j & 3)) & 3u) << (2 * t);
+      for (int g = 0; 4 * g < pairs; ++g) mask |= keep_bits8(bh, row, unit_of(j0 + 32 * g)) << (8 * g);
+      return pairs >= 16 ? mask : mask & ((1u << (2 * pairs)) - 1u);
+    }
+    int t = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll 1
+#endif
+    while (t < pairs) {
+      const int group = (j0 + 8 * t) >> 5;
+      const uint32_t bits = keep_bits8(bh, row, unit_of(j0 + 8 * t));
+      for (; t < pairs && ((j0 + 8 * t) >> 5) == group; ++t)
+        mask |= ((bits >> word_of(j0 + 8 * t)) & 3u) << (2 * t);
     }
     return mask;
   }
 
   FA_HD bool keep(uint64_t bh, int row, int col) const {
     if (!enabled()) return true;
-    return (keep_bits4(bh, row, col >> 2) >> (col & 3)) & 1u;
+    return (keep_bits8(bh, row, unit_of(col)) >> word_of(col)) & 1u;
   }
 };
 
@@ -97,8 +128,8 @@ inline Dropout make_dropout(double p, uint64_t seed, uint64_t offset) {
   d.seed = seed;
   d.offset = offset;
   if (p > 0.0) {
-    double t = p * 4294967296.0;
-    if (t > 4294967295.0) t = 4294967295.0;
+    double t = p * 65536.0;
+    if (t > 65535.0) t = 65535.0;
     d.threshold = uint32_t(t);
     if (d.threshold == 0) d.threshold = 1;  // p > 0 always drops something in expectation
     d.keep_scale = float(1.0 / (1.0 - p));

@@ -37,18 +37,44 @@ TEST(Philox, KnownAnswerPi) {
 
 // --- The documented rule, written out independently of semantics::Dropout. ---
 
-// dropped iff word < threshold, threshold = max(1, floor(p * 2^32)); the counter is
-// (col / 4, row, low32(offset + bh), high32(offset + bh)), the key (low32(seed), high32(seed)).
+// dropped iff word < threshold, threshold = max(1, floor(p * 2^16)); the counter is
+// ((col / 32) * 4 + (col % 8) / 2, row, low32(offset + bh), high32(offset + bh)), the key
+// (low32(seed), high32(seed)); the word is 16-bit word 2 * ((col % 32) / 8) + col % 2 of the
+// output (word k: bits 16k .. 16k + 15, little end first).
 bool documented_keep(double p, uint64_t seed, uint64_t offset, uint64_t bh, int row, int col) {
   if (p <= 0) return true;
-  double t = p * 4294967296.0;
+  double t = p * 65536.0;
   uint64_t threshold = uint64_t(t);
-  if (threshold > 0xffffffffu) threshold = 0xffffffffu;
+  if (threshold > 0xffffu) threshold = 0xffffu;
   if (threshold == 0) threshold = 1;
   const uint64_t sub = offset + bh;
-  const Philox4 w = philox4x32_10({{uint32_t(col / 4), uint32_t(row), uint32_t(sub), uint32_t(sub >> 32)}},
-                                  uint32_t(seed), uint32_t(seed >> 32));
-  return w.x[col % 4] >= threshold;
+  const uint32_t unit = uint32_t((col / 32) * 4 + (col % 8) / 2);
+  const Philox4 w = philox4x32_10({{unit, uint32_t(row), uint32_t(sub), uint32_t(sub >> 32)}}, uint32_t(seed),
+                                  uint32_t(seed >> 32));
+  uint16_t words[8];
+  for (int k = 0; k < 8; ++k) words[k] = uint16_t(w.x[k / 2] >> (16 * (k % 2)));
+  return words[2 * ((col % 32) / 8) + col % 2] >= threshold;
+}
+
+// The GPU kernels' accessor (pairs of columns every 8, from any even start) and the CPU one
+// (32 columns) agree with keep() column for column.
+TEST(DropoutRule, BulkAccessorsMatchKeep) {
+  const semantics::Dropout d = semantics::make_dropout(0.3, 1234, 99);
+  for (uint64_t bh : {0, 3})
+    for (int row : {0, 7, 1000}) {
+      for (int j0 = 0; j0 < 120; j0 += 2)
+        for (int pairs : {1, 3, 4, 10, 16}) {
+          const uint32_t m = d.keep_mask_pairs(bh, row, j0, pairs);
+          for (int t = 0; t < pairs; ++t)
+            for (int e = 0; e < 2; ++e)
+              ASSERT_EQ((m >> (2 * t + e)) & 1u, uint32_t(d.keep(bh, row, j0 + 8 * t + e)))
+                  << "j0=" << j0 << " pairs=" << pairs << " t=" << t << " e=" << e;
+        }
+      for (int c0 : {0, 32, 96}) {
+        const uint32_t m = d.keep_bits32(bh, row, c0);
+        for (int c = 0; c < 32; ++c) ASSERT_EQ((m >> c) & 1u, uint32_t(d.keep(bh, row, c0 + c))) << c0 + c;
+      }
+    }
 }
 
 TEST(DropoutRule, KeepMatchesDocumentedRule) {
@@ -60,7 +86,7 @@ TEST(DropoutRule, KeepMatchesDocumentedRule) {
         EXPECT_FLOAT_EQ(d.keep_scale, float(1.0 / (1.0 - p)));
         for (uint64_t bh : {0, 1, 5})
           for (int row = 0; row < 9; ++row)
-            for (int col = 0; col < 23; ++col)
+            for (int col = 0; col < 70; ++col)
               ASSERT_EQ(d.keep(bh, row, col), documented_keep(p, seed, offset, bh, row, col))
                   << "p=" << p << " seed=" << seed << " offset=" << offset << " bh=" << bh << " row=" << row
                   << " col=" << col;

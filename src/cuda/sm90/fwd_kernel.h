@@ -86,8 +86,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
 
-  // Tiles (query block, batch, head): a persistent grid walks t = blockIdx.x, + gridDim.x, ...
-  // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile).
+  // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x, CTA c
+  // taking tile r * gridDim.x + c in even rounds and r * gridDim.x + gridDim.x - 1 - c in odd ones
+  // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile and
+  // one round). The snake balances causal grids, whose tiles shorten along t: with plain striding
+  // CTA 0 took the longest tile of every round (16k causal: 14% more work than the last CTA).
   // Causal: the last query blocks of every head first (they see the most keys: longest first);
   // varlen: the same order, so the long sequences' blocks start first and the short ones fill in;
   // otherwise the query blocks of one head together (they share K and V in L2). Every warpgroup
@@ -100,6 +103,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
   SeqInfo seq;
   semantics::Mask mask;
+  const int64_t rounds = (num_tiles + gridDim.x - 1) / gridDim.x;
+  auto tile_of = [&](int64_t r) {
+    return r * gridDim.x + ((r & 1) ? gridDim.x - 1 - blockIdx.x : blockIdx.x);
+  };
   // Loads tile t into the variables above; false when its query block is past its sequence.
   auto load_tile = [&](int64_t t) {
     int m_block;
@@ -157,8 +164,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       prefetch_tensor_map(&P.tma_v);
       // it: key blocks loaded so far over all tiles (ring stage it % kStages); tiles: Q loads.
       int it = 0, tiles = 0;
-      for (int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-        if (!load_tile(t)) continue;
+      for (int64_t r = 0; r < rounds; ++r) {
+        const int64_t t = tile_of(r);
+        if (t >= num_tiles || !load_tile(t)) continue;
         if (tiles > 0) mbar_wait(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
         ++tiles;
         mbar_arrive_expect_tx(q_full, C::kBytesQ);
@@ -368,8 +376,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   if (pingpong && cw == C::kConsumers - 1) named_bar_arrive(1, 256);
 
   int tiles = 0;
-  for (int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-    if (!load_tile(t)) continue;
+  for (int64_t r = 0; r < rounds; ++r) {
+    const int64_t t = tile_of(r);
+    if (t >= num_tiles || !load_tile(t)) continue;
     if constexpr (kExtras) {
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
       mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;

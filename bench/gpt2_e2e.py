@@ -106,6 +106,9 @@ def run_one(args, impl, seqlen, batch):
 
 
 def git_commit():
+    """FLASHATTN_COMMIT when set (a copied tree's git metadata can be stale), else git's HEAD."""
+    if os.environ.get("FLASHATTN_COMMIT"):
+        return os.environ["FLASHATTN_COMMIT"]
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip() or "nogit"
     except OSError:

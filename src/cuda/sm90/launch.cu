@@ -126,12 +126,11 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // each default follows the measurement, and an environment knob forces it either way
   // (FLASHATTN_SM90_PERSISTENT / _CONSUMERS / _TMA_STORE / _PACK_GQA; for comparisons).
   //
-  // Persistent grid (one CTA per SM walking the tiles; the producer loads the next tile's Q and
-  // K/V while the consumers write O): +3-20% without a causal mask, and causal at head_dim <= 128
-  // up to 2k keys; causal at 8k-16k it lost 8-12% (the static tile stride lets the CTAs of one
-  // head drift apart, so they share less K/V in L2), and at head_dim 256 causal 2k it lost 5%.
-  P.persistent = sm90::env_choice("FLASHATTN_SM90_PERSISTENT",
-                            !p.causal || (kernel.head_dim <= 128 && p.max_seqlen_k <= 2048));
+  // Persistent grid (one CTA per SM walking the tiles in a snake, fwd_kernel.h; the producer
+  // loads the next tile's Q and K/V while the consumers write O): +3-20% without a causal mask
+  // (session 5, run 1), and with the snake order also causal: 8k-16k +0.3-3% at head_dim 64-256
+  // (run 5; plain striding had lost 8-12% there). FLASHATTN_SM90_PERSISTENT=0 launches a CTA a tile.
+  P.persistent = sm90::env_choice("FLASHATTN_SM90_PERSISTENT", true);
   if (P.persistent) {
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");

@@ -11,7 +11,8 @@ CUDA events around each pass, warm-up, median of --iters runs; TFLOP/s count the
 (shared/ANCHORS.md: fwd 4*b*h*s*s*d/2, bwd 2.5x that)."""
 
 import argparse
-import statistics
+import os
+import sys
 
 import torch
 import torch.nn.functional as F
@@ -19,19 +20,8 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flashattn
 
-
-def timed(fn, iters, warmup=3):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(iters):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gpu_bench import time_ms  # noqa: E402  (CUDA events, warm-up, median)
 
 
 def run(impl, b, s, h, d, p, causal, iters):
@@ -67,8 +57,8 @@ def run(impl, b, s, h, d, p, causal, iters):
         qkv.grad = None
 
     try:
-        t_f = timed(fwd_only, iters)
-        t_fb = timed(fwd_bwd, iters)
+        t_f = time_ms(fwd_only, iters, warmup=3)
+        t_fb = time_ms(fwd_bwd, iters, warmup=3)
     except RuntimeError as e:
         return None, None, str(e).splitlines()[0][:80]
     flops = 4 * b * h * s * s * d * (0.5 if causal else 1.0)

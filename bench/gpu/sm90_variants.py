@@ -15,6 +15,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gpu_bench import time_ms  # noqa: E402  (CUDA events, warm-up, median)
+
 
 def run_ours(bench, shapes, env, iters):
     e = dict(os.environ)
@@ -53,19 +56,8 @@ def run_cudnn(shapes, iters, warmup=5):
         h, b = 2048 // d, max(1, 16384 // n)
         q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            def f():
-                return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(c))
-            for _ in range(warmup):
-                f()
-            ts = []
-            for _ in range(iters):
-                a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                a.record()
-                f()
-                e.record()
-                e.synchronize()
-                ts.append(a.elapsed_time(e))
-        ms = sorted(ts)[len(ts) // 2]
+            ms = time_ms(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(c)),
+                         iters, warmup)
         res[shape_key(s)] = 4.0 * b * n * n * h * d / (2 if c else 1) / (ms * 1e-3) / 1e12
     return res
 

@@ -119,7 +119,12 @@ int main() {
   guarded([] { run(DType::Float16, 64, 64, 130, 67, 4, 2, true, 0.2f, true, false); });
   guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, true, true); });
   guarded([] { run(DType::BFloat16, 59, 59, 33, 129, 2, 2, true, 0.1f, false, true); });
-  // The experimental sm90 backward (sm_90 devices; elsewhere these run the sm80 path again).
+  // The sm90 forward's GQA packing (short queries, several query heads a tile) and a persistent
+  // grid with more tiles than SMs (several rounds of the snake order, causal).
+  guarded([] { run(DType::BFloat16, 128, 128, 5, 300, 8, 2, false, 0.0f, false, false); });
+  guarded([] { run(DType::Float16, 64, 64, 1, 257, 8, 1, true, 0.0f, false, false); });
+  guarded([] { run(DType::BFloat16, 64, 64, 1024, 1024, 16, 16, true, 0.0f, false, false); });
+  // The sm90 backward for tier 64 too (sm_90 devices; elsewhere these run the sm80 path again).
   setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, false, true); });

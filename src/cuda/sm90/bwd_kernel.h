@@ -256,12 +256,71 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     wgmma_commit();
   };
 
+  // dQ[:, cw kDQ .. + kDQ) of step s_ = dS (64 queries x 128 keys, buffer s_ mod 2) K (128 keys
+  // x kDQ): K depth 128, one commit group. (s_ = -1: kLag's discarded product, below.)
+  auto issue_dq = [&](int s_, float(&acc_dq)[kDQ / 2]) {
+    const int buf = (s_ + C::kBuffersdS) % C::kBuffersdS;
+    const uint32_t sdS_ = smem_addr(smem + C::kOffdS + buf * C::kBytesdS);
+    reg_fence(acc_dq);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk)
+      Wgmma<kDQ, T, 1>::ss(acc_dq, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk), kk > 0);
+    wgmma_commit();
+  };
+  // Step s_'s dQ (complete) out: into the dQ buffer for the writer warp (kDqSmem), else one
+  // red.global.add.v2.f32 per column pair (8-byte aligned: dq_accum_dim is even; columns past
+  // head_dim, K zero-filled there, add 0 inside the tier's row). h_, m0_, rows_: the step's query
+  // head, first query row and rows.
+  auto store_dq = [&](int s_, const float(&acc_dq)[kDQ / 2], int h_, int m0_, int rows_) {
+    if constexpr (C::kDqSmem) {
+      // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
+      // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
+      // reads) and arrive.
+      const int bi = s_ % C::kBuffersdQ, use = s_ / C::kBuffersdQ;
+      if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
+      unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+        for (int t = 0; t < kDQ / 8; ++t)
+          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(warp * 16 + gr + hf * 8, cw * kDQ + t * 8 + 2 * tq)) =
+              make_float2(acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+      fence_proxy_async_shared();
+      mbar_arrive(dq_full + bi);
+    } else {
+      const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
+      float* gdq = bp.dq_accum + ((seq.row_global_q + m0_) * p.num_heads + h_) * int64_t(bp.dq_accum_dim) +
+                   (warp * 16 + gr) * dq_row_stride + cw * kDQ + 2 * tq;
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        if (warp * 16 + gr + hf * 8 >= rows_) continue;
+        float* row = gdq + hf * 8 * dq_row_stride;
+#pragma unroll
+        for (int t = 0; t < kDQ / 8; ++t)
+          prim::red_add2(row + t * 8, acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+      }
+    }
+  };
+
+  // kLag (C::kDqLag, head_dim 64): step s - 1's dQ GEMM is issued with step s's S^T and dP^T
+  // and stored while step s's dV and dK run, so the tensor cores have work while P^T is computed
+  // and while dQ goes out; the accumulators of every wgmma still live inside one iteration (the
+  // dS tile it reads waits in shared memory, two buffers). Step 0 issues a dQ product too, of
+  // the other dS buffer (not yet written; the result is discarded): a conditional wgmma made
+  // ptxas serialize every wgmma of the kernel (C7514). Registers: S^T, dP^T, dQ, dK, dV
+  // accumulators at once, which fits 240 at head_dim 64 only. Otherwise dQ of step s follows its
+  // dS directly and is stored at the end of the step.
+  constexpr bool kLag = C::kDqLag;
+  int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
   Step cur = walk.first(hk * p.group);
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
     float acc_s[kNS], acc_dp[kNS];
     issue_s_dp(s, acc_s, acc_dp);
-    // Pending wgmma groups here: S^T, dP^T of step s.
+    float acc_dq_prev[kDQ / 2];
+    if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
+    // Pending wgmma groups here: S^T, dP^T of step s (kLag: then dQ of step s - 1).
     const int h = cur.h, m0 = cur.m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
     const int st = s % kStages;
@@ -279,10 +338,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const bool masked =
         !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
     if constexpr (kExtras) {
-      wgmma_wait<0>();
+      wgmma_wait<kLag ? 1 : 0>();
       reg_fence(acc_dp);
     } else {
-      wgmma_wait<1>();
+      wgmma_wait<kLag ? 2 : 1>();
     }
     reg_fence(acc_s);
 #pragma unroll
@@ -312,10 +371,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     reg_fence(pa);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
+    for (int kk = 0; kk < kBlockM / 16; ++kk)
+      Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
     wgmma_commit();
     if constexpr (!kExtras) {
-      wgmma_wait<1>();  // dP^T (dV's GEMM may still run)
+      wgmma_wait<kLag ? 2 : 1>();  // dP^T (dQ of step s - 1 and dV's GEMM may still run)
       reg_fence(acc_dp);
 #pragma unroll
       for (int j = 0; j < kNS; ++j) {
@@ -332,15 +392,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     reg_fence(dsa);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
+    for (int kk = 0; kk < kBlockM / 16; ++kk)
+      Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
     wgmma_commit();
 
+    // Step s - 1's dQ out while dV and dK of step s run (pending: dQ(s - 1), dV, dK).
+    if constexpr (kLag) {
+      wgmma_wait<2>();
+      reg_fence(acc_dq_prev);
+      if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
+    }
+
     // dS (the same rounded values as dsa) into this warpgroup's panel of the step's dS buffer,
-    // as [query][key]; then the barrier of both warpgroups (the buffer's previous readers, the
-    // dQ GEMMs of step s - 2, completed before either arrived at step s - 1's barrier).
+    // as [query][key]; then the barrier of both warpgroups. The buffer's previous readers, the
+    // dQ GEMMs of step s - 2, completed before either warpgroup arrived at step s - 1's barrier
+    // (kLag: they completed in step s - 1, before its barrier too).
     // (Panel cw: sds_offset(q, key0 + k) = cw * kPaneldS + sds_offset(q, k), k < 64.)
-    unsigned char* sdS = smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS;
-    unsigned char* sdS_wg = sdS + cw * C::kPaneldS;
+    unsigned char* sdS_wg = smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS;
 #pragma unroll
     for (int j = 0; j < kNS; ++j) {
       const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
@@ -349,51 +417,37 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
 
-    // dQ[:, cw kDQ .. + kDQ) = dS (64 queries x 128 keys) K (128 keys x kDQ): K depth 128.
-    float acc_dq[kDQ / 2];
-    reg_fence(acc_dq);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk)
-      Wgmma<kDQ, T, 1>::ss(acc_dq, desc_k_major(smem_addr(sdS), C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk),
-                           kk > 0);
-    wgmma_commit();
-    // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D were
-    // read before the barrier above), and P^T, dS^T's registers are free for the next step.
-    wgmma_wait<1>();
-    reg_fence(acc_dv);
-    reg_fence(acc_dk);
-    if (tid == 0) mbar_arrive(q_empty + st);
-    wgmma_wait<0>();
-    reg_fence(acc_dq);
-    if constexpr (C::kDqSmem) {
-      // Into dQ buffer s % kBuffersdQ once the writer has read its previous use (all 64 rows: the
-      // writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy reads)
-      // and arrive.
-      const int bi = s % C::kBuffersdQ, use = s / C::kBuffersdQ;
-      if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
-      unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
-#pragma unroll
-      for (int hf = 0; hf < 2; ++hf)
-#pragma unroll
-        for (int t = 0; t < kDQ / 8; ++t)
-          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(warp * 16 + gr + hf * 8, cw * kDQ + t * 8 + 2 * tq)) =
-              make_float2(acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
-      fence_proxy_async_shared();
-      mbar_arrive(dq_full + bi);
-      continue;
+    if constexpr (kLag) {
+      // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D were
+      // read before the barrier above), and P^T, dS^T's registers are free for the next step.
+      wgmma_wait<0>();
+      reg_fence(acc_dv);
+      reg_fence(acc_dk);
+      if (tid == 0) mbar_arrive(q_empty + st);
+      prev_h = h;
+      prev_m0 = m0;
+      prev_rows = rows;
+    } else {
+      float acc_dq[kDQ / 2];
+      issue_dq(s, acc_dq);
+      // dV, dK of this step complete (as above); then dQ.
+      wgmma_wait<1>();
+      reg_fence(acc_dv);
+      reg_fence(acc_dk);
+      if (tid == 0) mbar_arrive(q_empty + st);
+      wgmma_wait<0>();
+      reg_fence(acc_dq);
+      store_dq(s, acc_dq, h, m0, rows);
     }
-    // Column pairs: one red.global.add.v2.f32 each (8-byte aligned: dq_accum_dim is even).
-    // Columns past head_dim (K zero-filled there) add 0 inside the tier's row.
-    const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
-    float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim) +
-                 (warp * 16 + gr) * dq_row_stride + cw * kDQ + 2 * tq;
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      if (warp * 16 + gr + hf * 8 >= rows) continue;
-      float* row = gdq + hf * 8 * dq_row_stride;
-#pragma unroll
-      for (int t = 0; t < kDQ / 8; ++t) prim::red_add2(row + t * 8, acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+  }
+  if constexpr (kLag) {
+    // The last step's dQ.
+    if (steps > 0) {
+      float acc_dq[kDQ / 2];
+      issue_dq(steps - 1, acc_dq);
+      wgmma_wait<0>();
+      reg_fence(acc_dq);
+      store_dq(steps - 1, acc_dq, prev_h, prev_m0, prev_rows);
     }
   }
 

@@ -269,6 +269,24 @@ inline void check_forward_gpu(const Spec& spec, const char* want_path = nullptr)
   check_forward_results(c, 1e-4);
 }
 
+// deterministic = true: three backward runs give bitwise-identical dq, dk, dv, within the
+// tolerance rule; the path that ran must be want_path where given.
+inline void check_backward_deterministic(Spec spec, const char* want_path = nullptr) {
+  spec.deterministic = true;
+  Case c(spec);
+  GpuCase g(c);
+  g.run_forward();
+  std::vector<std::vector<uint8_t>> first;
+  for (int run = 0; run < 3; ++run) {
+    const RunInfo info = g.run_backward();
+    if (want_path != nullptr) EXPECT_EQ(info.path, want_path) << spec.str();
+    std::vector<std::vector<uint8_t>> now = {c.dq.bytes, c.dk.bytes, c.dv.bytes};
+    if (run == 0) first = now;
+    else EXPECT_TRUE(now == first) << "run " << run << " differs from run 0: " << spec.str();
+  }
+  check_backward_results(c);
+}
+
 inline void check_backward_gpu(const Spec& spec) {
   Case c(spec);
   GpuCase g(c);

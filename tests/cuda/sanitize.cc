@@ -129,6 +129,11 @@ int main() {
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, false, true); });
   guarded([] { run(DType::BFloat16, 128, 128, 130, 67, 2, 1, true, 0.0f, false, false); });
+  // ... deterministic (the dQ writer warp's key-block order through the semaphores).
+  setenv("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", 1);
+  guarded([] { run(DType::BFloat16, 128, 128, 130, 300, 4, 2, true, 0.0f, true, false); });
+  guarded([] { run(DType::Float16, 64, 64, 100, 150, 2, 2, false, 0.0f, true, true); });
+  unsetenv("FLASHATTN_SM90_BWD_DETERMINISTIC");
   unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
   return 0;
 }

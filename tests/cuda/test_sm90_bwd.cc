@@ -142,6 +142,35 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   check_backward_results(c);
 }
 
+// deterministic = true on the sm90 backward (FLASHATTN_SM90_BWD_DETERMINISTIC=1, until it is the
+// default): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
+// causal, unequal lengths, both tiers, and varlen (the flat per-row reductions).
+TEST(Sm90Bwd, Deterministic) {
+  REQUIRE_SM90_BWD();
+  with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", [&] {
+    for (int d : {64, 128})
+      for (int variant = 0; variant < 2; ++variant) {
+        Spec s;
+        s.dtype = variant ? DType::Float16 : DType::BFloat16;
+        s.head_dim = d;
+        s.seqlen_q = 1025;
+        s.seqlen_k = 777;
+        s.heads = 8;
+        s.heads_kv = 2;
+        s.causal = variant == 0;
+        s.backend = Backend::Cuda;
+        s.seed = uint64_t(d * 3 + variant);
+        if (variant == 1) {
+          s.batch = 3;
+          s.lens_q = {1025, 0, 300};
+          s.lens_k = {777, 500, 1};
+        }
+        SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
+        with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); });
+      }
+  });
+}
+
 // Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
 // catches gross disagreements; the reference checks carry the exact tolerance rule.
 void expect_near_tensor(const HostTensor& x, const HostTensor& y, const char* what) {

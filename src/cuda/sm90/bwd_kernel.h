@@ -181,6 +181,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
           mbar_wait(dq_full + bi, (s / C::kBuffersdQ) & 1);
+          // Deterministic: key blocks add into a query block in increasing order (the sm80
+          // kernel's semaphores, one per (batch, query head, 64-row query block)): wait until the
+          // blocks before this one, from the first that reaches the query block, have added theirs.
+          int32_t* sem = nullptr;
+          if (bp.deterministic) {
+            int k_lo, k_hi;
+            mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
+            const int expected = n_block - k_lo / kBlockN;
+            sem = bp.semaphore + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
+            if (lane == 0)
+              while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
+              }
+            __syncwarp();
+            __threadfence();
+            fence_proxy_async_global();  // the blocks before: their reductions, then ours
+          }
           if (P.dq_tensor) {
             if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
           } else {
@@ -194,7 +210,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             }
           }
           bulk_commit();
-          bulk_wait_read();  // the buffer may be rewritten
+          if (bp.deterministic) {
+            // Every lane's reductions complete (not only their reads), then the next block's turn.
+            bulk_wait();
+            fence_proxy_async_global();
+            __syncwarp();
+            if (lane == 0) {
+              __threadfence();
+              atomicAdd(sem, 1);
+            }
+          } else {
+            bulk_wait_read();  // the buffer may be rewritten
+          }
           mbar_arrive(dq_empty + bi);
         }
         bulk_wait();  // the reductions done before the CTA exits

@@ -72,7 +72,12 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // workspace; a user allocator's odd pointer keeps red.global): the default since session 5
   // measured it against the consumers' red.global.add (seqlen 8k: d128 327 vs 288 TFLOP/s, d64
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
-  P.dq_smem = env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) && reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
+  // Deterministic: always this scheme (its writer warp adds in key-block order).
+  const bool aligned = reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
+  P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) && aligned;
+  if (bp.deterministic && !P.dq_smem)
+    throw CudaError("flashattn: the deterministic sm90 backward needs a 16-byte aligned workspace; "
+                    "context.allocator returned an unaligned block");
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp);
   l.kernel->launch(&P, stream);
@@ -106,9 +111,11 @@ bool sm90_bwd_enabled(const Problem& p) {
 }
 
 bool sm90_bwd_eligible(const Problem& p) {
-  // First version: no dropout, no deterministic order (both run on the sm80 path). No query or
-  // key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
-  return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && !p.deterministic &&
+  // No dropout (the sm80 path). Deterministic: with FLASHATTN_SM90_BWD_DETERMINISTIC=1 (the dQ
+  // writer warp adds in key-block order; off until tested on a GPU), else the sm80 path. No
+  // query or key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
+  const bool det_ok = !p.deterministic || sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", false);
+  return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&
          sm90::tma_ok(p.dk) && sm90::tma_ok(p.dv);
 }

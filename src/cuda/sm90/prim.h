@@ -110,6 +110,11 @@ __device__ __forceinline__ void named_bar_arrive(int id, int threads) {
 __device__ __forceinline__ void fence_proxy_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
+// The same between the proxies' accesses to global memory (bulk reductions and generic-proxy
+// loads/stores/atomics of one thread).
+__device__ __forceinline__ void fence_proxy_async_global() {
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
 
 // ---- wgmma ordering (PTX 9.7.15.6) -----------------------------------------------------------
 // Before the first wgmma that reads registers written by ordinary instructions (accumulators, A).

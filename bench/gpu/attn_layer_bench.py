@@ -6,6 +6,7 @@ of the model is the same for every implementation.
 
     python3 bench/gpu/attn_layer_bench.py                      # GPT-2 small shapes, dropout 0 and 0.1
     python3 bench/gpu/attn_layer_bench.py --shapes 4x4096x12x64 --dropout 0.1
+    python3 bench/gpu/attn_layer_bench.py --impls flashattn,flashattn+softcap,flashattn+alibi --dropout 0
 
 CUDA events around each pass, warm-up, median of --iters runs; TFLOP/s count the causal half
 (shared/ANCHORS.md: fwd 4*b*h*s*s*d/2, bwd 2.5x that)."""
@@ -30,10 +31,15 @@ def run(impl, b, s, h, d, p, causal, iters):
     qkv = torch.randn(b, s, 3, h, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
     dout = torch.randn(b, s, h, d, device="cuda", dtype=torch.bfloat16)
 
-    if impl == "flashattn":
+    if impl.startswith("flashattn"):
+        # flashattn+softcap / flashattn+alibi: the kernels with a score modifier ("extras").
+        mod = impl.partition("+")[2]
+        extra = {"": {}, "softcap": {"softcap": 30.0},
+                 "alibi": {"alibi_slopes": torch.rand(h, device="cuda", dtype=torch.float32)}}[mod]
+
         def fwd():
             q, k, v = qkv.unbind(2)
-            return flashattn.flash_attn_func(q, k, v, dropout_p=p, causal=causal)
+            return flashattn.flash_attn_func(q, k, v, dropout_p=p, causal=causal, **extra)
     else:
         backend = {"sdpa": None, "sdpa-flash": SDPBackend.FLASH_ATTENTION, "sdpa-cudnn": SDPBackend.CUDNN_ATTENTION,
                    "sdpa-efficient": SDPBackend.EFFICIENT_ATTENTION}[impl]
@@ -84,8 +90,8 @@ def main():
                 t_f, t_fb, text = run(impl, b, s, h, d, p, causal, args.iters)
                 if impl == "flashattn":
                     base = t_fb
-                ratio = " (ours / this: %.2fx faster)" % (t_fb / base) if base and t_fb and impl != "flashattn" else ""
-                print("%-14s b%d s%d h%d d%d dropout %.1f: %s%s" % (impl, b, s, h, d, p, text, ratio), flush=True)
+                ratio = " (fwd+bwd time %.2fx ours)" % (t_fb / base) if base and t_fb and impl != "flashattn" else ""
+                print("%-18s b%d s%d h%d d%d dropout %.1f: %s%s" % (impl, b, s, h, d, p, text, ratio), flush=True)
 
 
 if __name__ == "__main__":

@@ -128,7 +128,7 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   check_backward_sm90(s, "cuda-sm80");
   s = base;
   s.deterministic = true;
-  check_backward_sm90(s, "cuda-sm80");
+  with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "0", [&] { check_backward_sm90(s, "cuda-sm80"); });
   s = base;
   s.head_dim = 60;  // tier 64, but not a multiple of 8 (no TMA)
   check_backward_sm90(s, "cuda-sm80");
@@ -144,12 +144,13 @@ TEST(Sm90Bwd, FallsBackToSm80) {
 
 // deterministic = true on the sm90 backward (FLASHATTN_SM90_BWD_DETERMINISTIC=1, until it is the
 // default): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
-// causal, unequal lengths, both tiers, and varlen (the flat per-row reductions).
+// causal, unequal lengths, both tiers; varlen (the flat per-row reductions); a sliding window
+// (query blocks whose first key block is not 0) with a softcap (the extras kernel).
 TEST(Sm90Bwd, Deterministic) {
   REQUIRE_SM90_BWD();
   with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", [&] {
     for (int d : {64, 128})
-      for (int variant = 0; variant < 2; ++variant) {
+      for (int variant = 0; variant < 3; ++variant) {
         Spec s;
         s.dtype = variant ? DType::Float16 : DType::BFloat16;
         s.head_dim = d;
@@ -164,6 +165,12 @@ TEST(Sm90Bwd, Deterministic) {
           s.batch = 3;
           s.lens_q = {1025, 0, 300};
           s.lens_k = {777, 500, 1};
+        }
+        if (variant == 2) {
+          s.seqlen_q = s.seqlen_k = 1500;
+          s.window_left = 300;
+          s.window_right = 0;
+          s.softcap = 20.0f;
         }
         SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
         with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); });

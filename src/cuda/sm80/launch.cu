@@ -75,10 +75,12 @@ FwdParams make_fwd_params(const Problem& p) {
 namespace {
 
 // Scratch memory from Context::allocator, else cudaMallocAsync/cudaFreeAsync on the stream:
-// freed in stream order after the kernels that use it, so no synchronization is needed.
+// freed in stream order after the kernels that use it, so no synchronization is needed. data()
+// is 256-byte aligned whatever the allocator returns (the block is 255 bytes larger): the sm90
+// backward's bulk reductions need 16-byte aligned rows.
 class Workspace {
  public:
-  Workspace(const Context& ctx, std::size_t bytes) : ctx_(ctx), bytes_(bytes) {
+  Workspace(const Context& ctx, std::size_t bytes) : ctx_(ctx), bytes_(bytes == 0 ? 0 : bytes + 255) {
     if (bytes_ == 0) return;
     if (ctx_.allocator.allocate != nullptr) {
       ptr_ = ctx_.allocator.allocate(bytes_, ctx_.allocator.user);
@@ -97,7 +99,9 @@ class Workspace {
   }
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
-  char* data() const { return static_cast<char*>(ptr_); }
+  char* data() const {
+    return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(ptr_) + 255) & ~uintptr_t(255));
+  }
   cudaStream_t stream() const { return static_cast<cudaStream_t>(ctx_.cuda_stream); }
 
  private:

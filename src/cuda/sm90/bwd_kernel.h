@@ -190,12 +190,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
             const int expected = n_block - k_lo / kBlockN;
             sem = bp.semaphore + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
-            if (lane == 0)
-              while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
-              }
+            if (lane == 0) {
+              // Bounded: a count the walk never reaches (a bug) traps instead of hanging.
+              const long long t0 = clock64();
+              while (*reinterpret_cast<volatile int32_t*>(sem) != expected)
+                if (clock64() - t0 > (1ll << 36)) __trap();
+              __threadfence();  // acquire: the earlier blocks' reductions happen before ours
+            }
             __syncwarp();
             __threadfence();
-            fence_proxy_async_global();  // the blocks before: their reductions, then ours
+            fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
           }
           if (P.dq_tensor) {
             if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);

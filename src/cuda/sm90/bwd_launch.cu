@@ -68,16 +68,12 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
-  // dQ through shared memory and a writer warp's bulk reductions (which need a 16-byte aligned
-  // workspace; a user allocator's odd pointer keeps red.global): the default since session 5
+  // dQ through shared memory and a writer warp's bulk reductions: the default since session 5
   // measured it against the consumers' red.global.add (seqlen 8k: d128 327 vs 288 TFLOP/s, d64
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
-  // Deterministic: always this scheme (its writer warp adds in key-block order).
-  const bool aligned = reinterpret_cast<uintptr_t>(bp.dq_accum) % 16 == 0;
-  P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) && aligned;
-  if (bp.deterministic && !P.dq_smem)
-    throw CudaError("flashattn: the deterministic sm90 backward needs a 16-byte aligned workspace; "
-                    "context.allocator returned an unaligned block");
+  // Deterministic: always this scheme (its writer warp adds in key-block order). The workspace
+  // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
+  P.dq_smem = bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp);
   l.kernel->launch(&P, stream);

@@ -28,6 +28,9 @@ template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
   const BwdParams90& P = *static_cast<const BwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions.
+  if (P.bp.deterministic && !P.dq_smem)
+    throw CudaError("flashattn: internal error: the deterministic sm90 backward runs the dQ-TMA scheme only");
   if (P.dq_smem) {
     if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, true>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, true>, false>(P, s);

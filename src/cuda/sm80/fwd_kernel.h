@@ -141,20 +141,24 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
     // Scores in log2 units: modifiers, then the mask (only on tiles the mask cuts: one branch
     // per tile, not one per element).
     const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+    if (kExtras && p.has_score_mod) {  // (one branch outside the element loops)
 #pragma unroll
-    for (int mt = 0; mt < kMT; ++mt)
+      for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-      for (int nt = 0; nt < kNT; ++nt)
+        for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          float& x = acc_s[mt][nt][e];
-          if (kExtras && p.has_score_mod) {
+          for (int e = 0; e < 4; ++e) {
             const int i = m0 + warp_row0 + mt * 16 + gr + (e / 2) * 8, j = n0 + nt * 8 + 2 * tq + (e % 2);
-            x = mod.apply(x, i, j) * kLog2e;
-          } else {
-            if (kExtras || !C::kFusedScale) x *= p.scale_log2;  // fused: a raw dot (scale_log2 > 0 keeps the max)
+            acc_s[mt][nt][e] = mod.apply(acc_s[mt][nt][e], i, j) * kLog2e;
           }
-        }
+    } else if (kExtras || !C::kFusedScale) {  // fused: a raw dot (scale_log2 > 0 keeps the max)
+#pragma unroll
+      for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc_s[mt][nt][e] *= p.scale_log2;
+    }
     if (!unmasked) {
       // Each row keeps its visible keys (key_range of one row): two 32-bit compares an element.
 #pragma unroll

@@ -270,11 +270,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // dots (the launcher sends scale <= 0 to the extras kernel, so scaling keeps the order) and
     // exp2(dot * scale_log2 - max) is one FFMA. With extras: modifiers, then log2 units.
     if constexpr (kExtras) {
+      if (p.has_score_mod) {  // (the branch outside the element loop: dropout alone skips it whole)
 #pragma unroll
-      for (int j = 0; j < kNS; ++j) {
-        const int c = (j / 4) * 8 + 2 * tq + (j % 2);
-        if (p.has_score_mod) s[j] = mod.apply(s[j], q_of((j % 4) / 2), n0 + c) * kLog2e;
-        else s[j] *= p.scale_log2;
+        for (int j = 0; j < kNS; ++j) {
+          const int c = (j / 4) * 8 + 2 * tq + (j % 2);
+          s[j] = mod.apply(s[j], q_of((j % 4) / 2), n0 + c) * kLog2e;
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < kNS; ++j) s[j] *= p.scale_log2;
       }
     }
     // The mask only on tiles it cuts (keys past the sequence included): one branch per tile,

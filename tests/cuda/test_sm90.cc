@@ -154,6 +154,28 @@ TEST(Sm90, VariantPersistent) {
   check_variant({{"FLASHATTN_SM90_PERSISTENT", "1"}});
 }
 
+// O's rescale skipped where no row of a warp got a new maximum (bit-identical by construction).
+TEST(Sm90, VariantSkipRescale) {
+  REQUIRE_SM90();
+  check_variant({{"FLASHATTN_SM90_SKIP_RESCALE", "1"}});
+  for (int d : {64, 128, 256}) {
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = 700;
+    s.seqlen_k = 2000;
+    s.causal = d == 128;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(d + 77);
+    Case c(s);
+    GpuCase g(c);
+    with_env("FLASHATTN_SM90_SKIP_RESCALE", "0", [&] { g.run_forward(); });
+    const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+    with_env("FLASHATTN_SM90_SKIP_RESCALE", "1", [&] { g.run_forward(); });
+    EXPECT_TRUE(c.out.bytes == out && c.lse.bytes == lse) << "not bit-identical: " << s.str();
+  }
+}
+
 // Every measured default turned off: one CTA a tile, two consumers, direct stores, no packing.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();

@@ -44,6 +44,10 @@ struct FwdParams90 {
   // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
   // one's softmax runs while another's GEMMs hold the tensor cores.
   int pingpong = 1;
+  // Skip O's rescale where no row of the warp got a new maximum (every alpha exactly 1: the
+  // product would be O unchanged, so the result is bit-identical). FLASHATTN_SM90_SKIP_RESCALE=1
+  // until measured.
+  int skip_rescale = 0;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;
   // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers);
@@ -416,7 +420,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       wgmma_wait<0>();
       reg_fence(acc_o);
       release_v(i - 1);
-      rescale_o(alpha);
+      if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
       pack_p(acc_s);
     }
     if (n_count > 0) {

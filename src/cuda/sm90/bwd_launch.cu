@@ -1,7 +1,8 @@
 // Host side of the sm90 backward (the default for head_dim tier 128; FLASHATTN_EXPERIMENTAL_SM90_BWD
-// =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the dispatcher
-// calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's (sm80::run_backward); only the
-// main kernel differs. Compiled for sm_90a with the kernels (cmake/cuda.cmake).
+// =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the
+// dispatcher calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's
+// (sm80::run_backward); only the main kernel differs. Compiled for sm_90a with the kernels
+// (cmake/cuda.cmake).
 #include <cuda.h>
 #include <cuda_runtime.h>
 

@@ -200,8 +200,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot), to
     // shared memory. kMasked: elements outside the sequences (a partial block) or the mask get
     // P = 0, hence dS = 0; tiles inside everything take the branch-free instantiation.
-    auto softmax_grad = [&](auto masked_tag) {
+    // kHoistMod (head_dim tiers <= 64): the score-modifier branch taken once per tile (mod_tag),
+    // not per element; that variant cut the d64 extras kernel's spills from 236 to 48 bytes but
+    // raised d128's (168 -> 496) and d256's (8 -> 148), so the larger tiers keep the branch per
+    // element (mod_tag unused there).
+    constexpr bool kHoistMod = C::kD <= 64;
+    auto softmax_grad = [&](auto masked_tag, auto mod_tag) {
       constexpr bool kMasked = decltype(masked_tag)::value;
+      constexpr bool kModTag = decltype(mod_tag)::value;
       semantics::ScoreMod<float> mod;
       if constexpr (kExtras) {
         mod.scale = p.scale;
@@ -238,7 +244,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               const int j = n0 + c + e;
               const float dot = acc_s[mt][nt][2 * hf + e];
               float pr, grad;
-              if (kExtras && p.has_score_mod) {
+              if (kExtras && (kHoistMod ? kModTag : p.has_score_mod)) {
                 pr = prim::exp2_approx(mod.apply(dot, i, j) * kLog2e - lse);
                 grad = mod.grad(dot);
               } else {
@@ -261,10 +267,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           }
         }
     };
-    if (rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN))
-      softmax_grad(std::false_type());
-    else
-      softmax_grad(std::true_type());
+    const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
+    bool hoisted_mod = false;
+    if constexpr (kExtras && kHoistMod) hoisted_mod = p.has_score_mod;
+    if (hoisted_mod) {
+      if (full) softmax_grad(std::false_type(), std::true_type());
+      else softmax_grad(std::true_type(), std::true_type());
+    } else {
+      if (full) softmax_grad(std::false_type(), std::false_type());
+      else softmax_grad(std::true_type(), std::false_type());
+    }
     __syncthreads();  // P and dS complete
 
     // dQ first: its reductions drain while the dV and dK GEMMs run.

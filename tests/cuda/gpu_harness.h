@@ -130,6 +130,21 @@ struct GridParam {
   int seqlen_q, seqlen_k;
   bool causal;
 };
+// Its Spec on the CUDA backend: two heads (MHA), a seed from the case (plus `salt`, so two
+// grids over the same cases draw different inputs).
+inline Spec grid_spec(const GridParam& g, uint64_t salt = 0) {
+  Spec s;
+  s.dtype = g.dtype;
+  s.head_dim = g.head_dim;
+  s.seqlen_q = g.seqlen_q;
+  s.seqlen_k = g.seqlen_k;
+  s.causal = g.causal;
+  s.heads = 2;
+  s.heads_kv = 2;
+  s.backend = Backend::Cuda;
+  s.seed = uint64_t(g.head_dim * 977 + g.seqlen_q * 13 + g.seqlen_k + g.causal) + salt;
+  return s;
+}
 inline std::string grid_name(const testing::TestParamInfo<GridParam>& info) {
   const GridParam& g = info.param;
   return std::string(g.dtype == DType::Float16 ? "fp16" : "bf16") + "_d" + std::to_string(g.head_dim) + "_q" +
@@ -294,5 +309,33 @@ inline void check_backward_gpu(const Spec& spec) {
   g.run_backward();
   check_backward_results(c);
 }
+
+// Whether this build takes the sm90 path on this device for an eligible problem (bf16,
+// head_dim 128): the forward's (backward = false) or the backward's (requested with
+// FLASHATTN_EXPERIMENTAL_SM90_BWD=1); `why` says what is missing.
+inline bool sm90_path_built(bool backward, std::string* why) {
+  if (!sm90_device(why)) return false;
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = 128;
+  s.backend = Backend::Cuda;
+  Case c(s);
+  GpuCase g(c);
+  RunInfo info;
+  with_env("FLASHATTN_DISABLE_SM90", nullptr, [&] {
+    info = g.run_forward();
+    if (backward) with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", [&] { info = g.run_backward(); });
+  });
+  if (info.path == "cuda-sm90") return true;
+  *why = std::string("this build has no sm90 ") + (backward ? "backward" : "path") +
+         " (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier 128 not built)";
+  return false;
+}
+
+#define REQUIRE_SM90_PATH(backward)                              \
+  do {                                                           \
+    std::string why;                                             \
+    if (!sm90_path_built(backward, &why)) GTEST_SKIP() << why;   \
+  } while (0)
 
 }  // namespace flashattn::test

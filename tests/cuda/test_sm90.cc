@@ -22,28 +22,7 @@ void with_sm90(bool on, F&& f) {
 }
 
 // Skips unless the device is sm_90 and this build routes an eligible problem to the sm90 path.
-bool sm90_available(std::string* why) {
-  if (!sm90_device(why)) return false;
-  Spec s;
-  s.dtype = DType::BFloat16;
-  s.head_dim = 128;
-  s.backend = Backend::Cuda;
-  Case c(s);
-  GpuCase g(c);
-  RunInfo info;
-  with_sm90(true, [&] { info = g.run_forward(); });
-  if (info.path != "cuda-sm90") {
-    *why = "this build has no sm90 path (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier 128 not built)";
-    return false;
-  }
-  return true;
-}
-
-#define REQUIRE_SM90()                          \
-  do {                                          \
-    std::string why;                            \
-    if (!sm90_available(&why)) GTEST_SKIP() << why; \
-  } while (0)
+#define REQUIRE_SM90() REQUIRE_SM90_PATH(false)
 
 std::vector<GridParam> sm90_grid() {
   std::vector<GridParam> v;
@@ -53,20 +32,6 @@ std::vector<GridParam> sm90_grid() {
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;
-}
-
-Spec spec_of(const GridParam& g) {
-  Spec s;
-  s.dtype = g.dtype;
-  s.head_dim = g.head_dim;
-  s.seqlen_q = g.seqlen_q;
-  s.seqlen_k = g.seqlen_k;
-  s.causal = g.causal;
-  s.heads = 2;
-  s.heads_kv = 2;
-  s.backend = Backend::Cuda;
-  s.seed = uint64_t(g.head_dim * 977 + g.seqlen_q * 13 + g.seqlen_k + g.causal);
-  return s;
 }
 
 // Which path a head_dim takes on an sm_90 device with the sm90 path requested.
@@ -80,7 +45,7 @@ class Sm90Grid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90Grid, Forward) {
   REQUIRE_SM90();
-  const Spec s = spec_of(GetParam());
+  const Spec s = grid_spec(GetParam());
   const char* want = expected_path(s.head_dim);
   if (std::string(want) == "cuda-sm80") {
     // Head dims the sm90 path leaves to sm80 need that path's tier in this build.

@@ -38,29 +38,7 @@ void check_backward_sm90(const Spec& spec, const char* want_path) {
   check_backward_results(c);
 }
 
-bool sm90_bwd_available(std::string* why) {
-  if (!sm90_device(why)) return false;
-  Spec s;
-  s.dtype = DType::BFloat16;
-  s.head_dim = 128;
-  s.backend = Backend::Cuda;
-  Case c(s);
-  GpuCase g(c);
-  g.run_forward();
-  RunInfo info;
-  with_sm90_bwd(true, [&] { info = g.run_backward(); });
-  if (info.path != "cuda-sm90") {
-    *why = "this build has no sm90 backward (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier 128 not built)";
-    return false;
-  }
-  return true;
-}
-
-#define REQUIRE_SM90_BWD()                              \
-  do {                                                  \
-    std::string why;                                    \
-    if (!sm90_bwd_available(&why)) GTEST_SKIP() << why; \
-  } while (0)
+#define REQUIRE_SM90_BWD() REQUIRE_SM90_PATH(true)
 
 std::vector<GridParam> bwd_grid() {
   std::vector<GridParam> v;
@@ -70,20 +48,6 @@ std::vector<GridParam> bwd_grid() {
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;
-}
-
-Spec spec_of(const GridParam& g) {
-  Spec s;
-  s.dtype = g.dtype;
-  s.head_dim = g.head_dim;
-  s.seqlen_q = g.seqlen_q;
-  s.seqlen_k = g.seqlen_k;
-  s.causal = g.causal;
-  s.heads = 2;
-  s.heads_kv = 2;
-  s.backend = Backend::Cuda;
-  s.seed = uint64_t(g.head_dim * 977 + g.seqlen_q * 13 + g.seqlen_k + g.causal + 5);
-  return s;
 }
 
 // The red.global dQ scheme (FLASHATTN_SM90_BWD_DQ_TMA=0: each consumer adds its dQ partials to
@@ -97,7 +61,7 @@ class Sm90BwdGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdGrid, Backward) {
   REQUIRE_SM90_BWD();
-  with_red_global([&] { check_backward_sm90(spec_of(GetParam()), "cuda-sm90"); });
+  with_red_global([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), grid_name);
@@ -244,7 +208,7 @@ class Sm90BwdDqTmaGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdDqTmaGrid, Backward) {
   REQUIRE_SM90_BWD();
-  with_dq_tma([&] { check_backward_sm90(spec_of(GetParam()), "cuda-sm90"); });
+  with_dq_tma([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Sm90BwdDqTmaGrid, testing::ValuesIn(bwd_grid()), grid_name);

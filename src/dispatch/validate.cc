@@ -336,6 +336,11 @@ Problem common(const TensorView& q, const TensorView& k, const TensorView& v, co
     check_last_contiguous(a, "alibi_slopes");
     p.alibi = static_cast<const float*>(a.data);
     p.alibi_batch_stride = per_batch ? a.stride[0] : 0;
+    // Distances |i + seqlen_k - seqlen_q - j| exact in float (semantics::ScoreMod::alibi_bias).
+    constexpr int kMaxAlibiSeqlen = 1 << 24;
+    if (p.max_seqlen_q > kMaxAlibiSeqlen || p.max_seqlen_k > kMaxAlibiSeqlen)
+      fail("alibi_slopes", "ALiBi needs seqlen_q and seqlen_k <= 16777216 (2^24), got " +
+                               std::to_string(p.max_seqlen_q) + " and " + std::to_string(p.max_seqlen_k));
   }
 
   p.q = operand_of(q, p.varlen);

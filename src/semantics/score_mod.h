@@ -14,18 +14,21 @@ struct ScoreMod {
   T alibi_slope = T(0);  // 0: off; the slope of this (batch, head)
   int64_t diag_offset = 0;  // seqlen_k - seqlen_q
 
-  // |i + diag_offset - j| < max(seqlen_q, seqlen_k) < 2^31: 32-bit integer arithmetic is exact
-  // (and the conversion of that integer to T the same as from 64 bits), at a fraction of a GPU's
-  // cost for 64-bit conversions.
-  FA_HD T alibi_bias(int i, int j) const { return -alibi_slope * fa_abs(T(i + int(diag_offset) - j)); }
+  // |i + diag_offset - j| < max(seqlen_q, seqlen_k) <= 2^24 (validate.cc limits ALiBi to such
+  // lengths): exact in 32-bit integers and in float, so a kernel may form the distance as
+  // T(its row's base) - T(a column offset), both exact, without a conversion per element.
+  FA_HD T alibi_bias(int i, int j) const { return alibi_bias_dist(T(i + int(diag_offset) - j)); }
+  FA_HD T alibi_bias_dist(T dist) const { return -alibi_slope * fa_abs(dist); }
 
   // The modified score of query i and key j from their raw dot product. Softcap multiplies by
   // the reciprocal of the cap (hoisted out of a kernel's loops; a division per element was a
   // slow-path call on the GPU).
-  FA_HD T apply(T dot, int i, int j) const {
+  FA_HD T apply(T dot, int i, int j) const { return apply_dist(dot, T(i + int(diag_offset) - j)); }
+  // The same from the signed distance i + diag_offset - j as T (see alibi_bias).
+  FA_HD T apply_dist(T dot, T dist) const {
     T s = dot * scale;
     if (softcap > T(0)) s = softcap * fa_tanh(s * (T(1) / softcap));
-    if (alibi_slope != T(0)) s += alibi_bias(i, j);
+    if (alibi_slope != T(0)) s += alibi_bias_dist(dist);
     return s;
   }
 

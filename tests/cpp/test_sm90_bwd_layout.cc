@@ -7,7 +7,8 @@
 //   dV += P^T dO, dK += dS^T Q        dO, Q read N-major (P^T, dS^T come from registers)
 //   dQ  = dS K                        dS of both warpgroups as they store it into one buffer
 //                                     (K-major A, 128 keys), K read N-major, warpgroup cw's
-//                                     head_dim columns cw * kDQ .. + kDQ - 1; both dS buffers
+//                                     head_dim columns cw * kDQ .. + kDQ - 1 (64-query steps)
+//                                     or rows cw * 64 .. + 63 (128-query steps); both dS buffers
 // and the dQ variant's fp32 dQ buffer: the consumers' stores, the writer's rows, bank conflicts.
 #include <gtest/gtest.h>
 
@@ -45,7 +46,7 @@ int check_nt(Smem& s, uint32_t a_tile, uint32_t b_tile, const Matrix& a, int a_r
   return bad;
 }
 
-// X^T Y with X (64 queries x 64 keys, from registers) and Y = Q or dO read N-major (the dK and
+// X^T Y with X (kBlockM queries x 64 keys, from registers) and Y = Q or dO read N-major (the dK and
 // dV GEMMs): k16 steps over the 64 queries, N = kD.
 template <typename C>
 int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim) {
@@ -62,10 +63,10 @@ int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int hea
   return bad;
 }
 
-template <int kD>
+template <typename C>
 void check_tier(int head_dim) {
-  using C = Bwd90Config<kD>;
-  std::mt19937 rng(kD * 13 + head_dim);
+  constexpr int kD = C::kD;
+  std::mt19937 rng(kD * 13 + head_dim + C::kBlockM);
   Smem s(C::kSmemBytes);
   const Matrix k = random_matrix(C::kBlockN, head_dim, head_dim, rng);
   const Matrix v = random_matrix(C::kBlockN, head_dim, head_dim, rng);
@@ -86,7 +87,7 @@ void check_tier(int head_dim) {
       const uint32_t sK = C::kOffK + key0 * 128, sV = C::kOffV + key0 * 128;
       EXPECT_EQ(check_nt<C>(s, sK, sQ, k, key0, q, head_dim), 0) << "S^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       EXPECT_EQ(check_nt<C>(s, sV, sdO, v, key0, dO, head_dim), 0) << "dP^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
-      const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // P[query][key], dS likewise
+      const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // kBlockM x 64  // P[query][key], dS likewise
       EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim), 0) << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim), 0) << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
     }
@@ -102,22 +103,25 @@ void check_tier(int head_dim) {
     for (int cw = 0; cw < 2; ++cw)
       for (int qr = 0; qr < C::kBlockM; ++qr)
         for (int kr = 0; kr < 64; ++kr) {
-          const uint32_t o = uint32_t(cw) * C::kPaneldS + sds_offset(qr, kr);
-          ASSERT_EQ(o, sds_offset(qr, cw * 64 + kr));
+          const uint32_t o = uint32_t(cw) * C::kPaneldS + sds_offset<C>(qr, kr);
+          ASSERT_EQ(o, sds_offset<C>(qr, cw * 64 + kr));
           s.at(sdS + o) = ds[qr][cw * 64 + kr];
         }
     for (int cw = 0; cw < 2; ++cw) {
-      const uint32_t sKdq = C::kOffK + uint32_t(cw * C::kDQ / 64) * C::kPanelKV + uint32_t(cw * C::kDQ % 64) * 2u;
+      // The kernel's dq_row0, dq_col0, sKdq and dS tile of warpgroup cw.
+      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::kDqRows ? 0 : cw * C::kDQ;
+      const uint32_t sKdq = C::kOffK + uint32_t(dq_col0 / 64) * C::kPanelKV + uint32_t(dq_col0 % 64) * 2u;
+      const uint32_t sdS_wg = sdS + uint32_t(dq_row0) * 128u;
       int bad = 0;
-      for (int m = 0; m < C::kBlockM; ++m)
+      for (int m = 0; m < 64; ++m)
         for (int n = 0; n < C::kDQ; ++n) {
           double got = 0, want = 0;
           for (int kk = 0; kk < C::kBlockN / 16; ++kk)
             for (int e = 0; e < 16; ++e)
-              got += read_k_major(s, desc_k_major(sdS, C::kPaneldS, kk), m, e) *
+              got += read_k_major(s, desc_k_major(sdS_wg, C::kPaneldS, kk), m, e) *
                      read_mn_major(s, desc_mn_major(sKdq, C::kPanelKV, kk), e, n);
-          const int col = cw * C::kDQ + n;
-          for (int j = 0; j < C::kBlockN; ++j) want += ds[m][j] * (col < head_dim ? k[j][col] : 0.0);
+          const int col = dq_col0 + n;
+          for (int j = 0; j < C::kBlockN; ++j) want += ds[dq_row0 + m][j] * (col < head_dim ? k[j][col] : 0.0);
           bad += !(got == want);
         }
       EXPECT_EQ(bad, 0) << "dQ, tier " << kD << " hd " << head_dim << " buffer " << buf << " wg " << cw;
@@ -126,10 +130,12 @@ void check_tier(int head_dim) {
 }
 
 TEST(Sm90BwdLayout, DescriptorsReadWhatTmaWrote) {
-  check_tier<64>(64);
-  check_tier<64>(40);
-  check_tier<128>(128);
-  check_tier<128>(104);
+  check_tier<Bwd90Config<64>>(64);
+  check_tier<Bwd90Config<64>>(40);
+  check_tier<Bwd90Config<64, false, 128>>(64);
+  check_tier<Bwd90Config<64, false, 128>>(40);
+  check_tier<Bwd90Config<128>>(128);
+  check_tier<Bwd90Config<128>>(104);
 }
 
 TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
@@ -150,12 +156,15 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   EXPECT_EQ(Bwd90Config<64>::kDQ * 2, 64);
   EXPECT_EQ(Bwd90Config<128>::kDQ * 2, 128);
   EXPECT_LE(Bwd90Config<64>::kSmemBytes, 232448);
+  EXPECT_LE((Bwd90Config<64, true, 128>::kSmemBytes), 232448);
+  EXPECT_EQ((Bwd90Config<64, true, 128>::kBuffersdQ), 1);  // 128 x 288 bytes: one buffer fits
+  EXPECT_EQ((Bwd90Config<64, true, 128>::kDQ), 64);       // rows split, all head_dim columns
   EXPECT_LE(Bwd90Config<128>::kSmemBytes, 232448);
   // dS's transposed store: a bijection of (64 queries, 128 keys) onto the buffer's 16 KB.
   std::vector<int> hit(64 * 128, 0);
   for (int q = 0; q < 64; ++q)
     for (int k = 0; k < 128; ++k) {
-      const uint32_t o = sds_offset(q, k);
+      const uint32_t o = sds_offset<Bwd90Config<128>>(q, k);
       ASSERT_LT(o, 16384u);
       ASSERT_EQ(o % 2, 0u);
       ++hit[o / 2];
@@ -169,9 +178,9 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
 // kD floats lie in column order at [r * kRowdQ, + kD * 4): what the writer's one bulk reduction
 // per row reads (varlen), and the buffer is the TMA box the tensor form reads (padded batch). Each store instruction is conflict-free per half warp (a 64-bit access is
 // served 16 lanes at a time: the 16 lanes' 8-byte words fall into distinct 8-byte bank pairs).
-template <int kD>
+template <typename C>
 void check_dq_buffer() {
-  using C = Bwd90Config<kD, true>;
+  constexpr int kD = C::kD;
   std::vector<int> hit(C::kBlockM * kD, 0);
   for (int cw = 0; cw < 2; ++cw)
     for (int warp = 0; warp < 4; ++warp)
@@ -179,7 +188,8 @@ void check_dq_buffer() {
         for (int t = 0; t < C::kDQ / 8; ++t) {
           std::vector<int> pair_used(16, 0);  // per half warp: 8-byte bank pairs of 128 bytes
           for (int lane = 0; lane < 32; ++lane) {
-            const int row = warp * 16 + lane / 4 + hf * 8, col = cw * C::kDQ + t * 8 + 2 * (lane % 4);
+            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::kDqRows ? 0 : cw * C::kDQ;
+            const int row = dq_row0 + warp * 16 + lane / 4 + hf * 8, col = dq_col0 + t * 8 + 2 * (lane % 4);
             const uint32_t o = sdq_offset<C>(row, col);
             ASSERT_EQ(o % 8, 0u);
             ASSERT_GE(o, uint32_t(row * C::kRowdQ));
@@ -223,8 +233,9 @@ void check_dq_regions(int want_buffers) {
 }
 
 TEST(Sm90BwdLayout, DqVariantBuffer) {
-  check_dq_buffer<64>();
-  check_dq_buffer<128>();
+  check_dq_buffer<Bwd90Config<64, true>>();
+  check_dq_buffer<Bwd90Config<64, true, 128>>();
+  check_dq_buffer<Bwd90Config<128, true>>();
   check_dq_regions<64>(2);   // two buffers at d64
   check_dq_regions<128>(1);  // one at d128 (two would pass 227 KB)
 }

@@ -236,5 +236,31 @@ TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
         [](auto&& run) { with_dq_tma([&] { with_sm90_bwd(true, run); }); });
 }
 
+// Head_dim 64 in 64-query steps (FLASHATTN_SM90_BWD_BLOCK_M=64; the default is 128): the grid's
+// odd lengths and the options in both dQ schemes, and agreement with the 128-query steps.
+template <typename F>
+void with_block64(F&& f) {
+  with_env("FLASHATTN_SM90_BWD_BLOCK_M", "64", f);
+}
+
+TEST(Sm90Bwd, Block64) {
+  REQUIRE_SM90_BWD();
+  with_block64([&] {
+    for (GridParam g : bwd_grid())
+      if (g.head_dim <= 64 && (g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257))
+        with_dq_tma([&] { check_backward_sm90(grid_spec(g, 5), "cuda-sm90"); });
+    std::vector<Spec> specs = option_specs(64, /*dropout=*/false);
+    for (Spec& x : specs) {
+      x.seed = 4100 + uint64_t(&x - specs.data());
+      const bool red = (&x - specs.data()) % 2;
+      if (red) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+      else check_backward_sm90(x, "cuda-sm90");
+    }
+  });
+  backward_agree(
+      64, 6161, "cuda-sm90", [](auto&& run) { with_block64([&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",
+      [](auto&& run) { with_sm90_bwd(true, run); });
+}
+
 }  // namespace
 }  // namespace flashattn::test

@@ -235,6 +235,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           uint32_t keep_mask = 0xffffffffu;
           if (kExtras && p.dropout.enabled())
             keep_mask = p.dropout.keep_mask_pairs(bh_dropout, i, n0 + scol0 + 2 * tq, kNTS);
+          // ALiBi's distance: this base minus a constant column offset (ScoreMod::alibi_bias).
+          const float dist0 = float(i + int(mod.diag_offset) - n0 - scol0 - 2 * tq);
 #pragma unroll
           for (int nt = 0; nt < kNTS; ++nt) {
             const int c = scol0 + nt * 8 + 2 * tq;
@@ -245,7 +247,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               const float dot = acc_s[mt][nt][2 * hf + e];
               float pr, grad;
               if (kExtras && (kHoistMod ? kModTag : p.has_score_mod)) {
-                pr = prim::exp2_approx(mod.apply(dot, i, j) * kLog2e - lse);
+                pr = prim::exp2_approx(mod.apply_dist(dot, dist0 - float(nt * 8 + e)) * kLog2e - lse);
                 grad = mod.grad(dot);
               } else {
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);

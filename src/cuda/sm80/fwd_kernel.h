@@ -142,14 +142,17 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
     // per tile, not one per element).
     const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
     if (kExtras && p.has_score_mod) {  // (one branch outside the element loops)
+      // ALiBi's distance: a row base (one conversion a row) minus a constant column offset,
+      // exact (ScoreMod::alibi_bias).
+      const float base0 = float(m0 + warp_row0 + gr + int(mod.diag_offset) - n0 - 2 * tq);
 #pragma unroll
       for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
         for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
           for (int e = 0; e < 4; ++e) {
-            const int i = m0 + warp_row0 + mt * 16 + gr + (e / 2) * 8, j = n0 + nt * 8 + 2 * tq + (e % 2);
-            acc_s[mt][nt][e] = mod.apply(acc_s[mt][nt][e], i, j) * kLog2e;
+            const float dist = base0 + float(mt * 16 + (e / 2) * 8 - nt * 8 - (e % 2));
+            acc_s[mt][nt][e] = mod.apply_dist(acc_s[mt][nt][e], dist) * kLog2e;
           }
     } else if (kExtras || !C::kFusedScale) {  // fused: a raw dot (scale_log2 > 0 keeps the max)
 #pragma unroll

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "cuda/sm90/desc.h"
 #include "semantics/config.h"
 
 namespace flashattn::cuda::sm90 {
@@ -12,38 +13,42 @@ namespace flashattn::cuda::sm90 {
 // kDqSmem_: the dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1): the consumers store their dQ partial
 // into a shared fp32 tile and the producer warpgroup's warp 2 adds it to the workspace with bulk
 // reductions, instead of each consumer thread's red.global.add.
-template <int kD_, bool kDqSmem_ = false>
+// kBlockM_: queries per step, 64, or 128 at head_dim 64 (FLASHATTN_SM90_BWD_BLOCK_M; bwd_launch.cu):
+// twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
+template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
   // Step s - 1's dQ GEMM issued with step s's S^T and dP^T and stored while step s's dV and dK
   // run (bwd_kernel.h): S^T, dP^T, dQ, dK and dV accumulators live at once, which fits 240
   // registers at head_dim 64 only.
-  static constexpr bool kDqLag = kD == 64;
-  static constexpr int kBlockN = 128;   // keys per CTA: two consumer warpgroups of 64 keys
-  static constexpr int kBlockM = 64;    // queries per step (Q, dO, LSE, D of one ring stage)
+  static constexpr int kBlockN = 128;        // keys per CTA: two consumer warpgroups of 64 keys
+  static constexpr int kBlockM = kBlockM_;   // queries per step (Q, dO, LSE, D of one ring stage)
+  static constexpr bool kDqLag = kD == 64 && kBlockM == 64;
   static constexpr int kStages = 2;
   static constexpr int kThreads = 384;  // producer warpgroup + two consumer warpgroups
   static constexpr int kPanels = kD / 64;
   static constexpr int kPanelKV = kBlockN * 128, kPanelQ = kBlockM * 128;  // bytes per panel
   static constexpr int kBytesKV = kPanels * kPanelKV, kBytesQ = kPanels * kPanelQ;
-  // dS of the key block, stored [query][key] (K-major A of dQ = dS K): 64 queries x 128 keys,
+  // dS of the key block, stored [query][key] (K-major A of dQ = dS K): kBlockM queries x 128 keys,
   // two panels of 64 keys (panel cw: the keys of consumer warpgroup cw). Two buffers, used by
   // alternate steps: one 256-thread barrier a step then orders both the writes before the dQ
   // GEMMs' reads and (two steps later) those reads before the next writes.
   static constexpr int kPaneldS = kBlockM * 128;
   static constexpr int kBytesdS = 2 * kPaneldS;
   static constexpr int kBuffersdS = 2;
-  // dQ = dS K: consumer warpgroup cw computes head_dim columns cw * kDQ .. + kDQ - 1 over all
-  // 128 keys, so each dQ element gets one reduction per key block.
-  static constexpr int kDQ = kD / 2;
+  // dQ = dS K over all 128 keys, so each dQ element gets one reduction per key block. 64-query
+  // steps: consumer warpgroup cw computes head_dim columns cw * kDQ .. + kDQ - 1 of the 64 rows;
+  // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
+  static constexpr bool kDqRows = kBlockM == 128;
+  static constexpr int kDQ = kDqRows ? kD : kD / 2;
   static constexpr int kOffK = 0, kOffV = kOffK + kBytesKV;
   static constexpr int kOffQ = kOffV + kBytesKV;           // kStages x Q
   static constexpr int kOffdO = kOffQ + kStages * kBytesQ;  // kStages x dO
   static constexpr int kOffdS = kOffdO + kStages * kBytesQ;  // kBuffersdS x dS
-  // dQ variant: the step's dQ (64 queries x kD fp32 columns, both warpgroups' halves), row q at
+  // dQ variant: the step's dQ (kBlockM queries x kD fp32 columns, both warpgroups' parts), row q at
   // q * kRowdQ, columns in order, no swizzle: the writer adds it as one TMA box of kD + 8 columns
-  // x 64 rows (the 8 columns past the workspace tensor's extent kD are the pad, never written)
+  // x kBlockM rows (the 8 columns past the workspace tensor's extent kD are the pad, never written)
   // or, for varlen, one flat bulk reduction per row. The 32-byte pad makes the consumers' float2
   // stores conflict-free: a half warp's 4 rows start 8 banks apart. Two buffers where they fit
   // (d64), else one (d128: 160 KB of operands + 2 x 34 KB would pass 227 KB).
@@ -61,7 +66,8 @@ struct Bwd90Config {
   static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + 2 * kBuffersdQ) * 8 + 1024;
   static_assert(kD == 64 || kD == 128, "first version: head_dim tiers 64 and 128");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
-  static_assert(kBlockN == 128 && kBlockM == 64, "each consumer warpgroup owns 64 keys; S^T is m64 n64");
+  static_assert(kBlockN == 128 && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
+                "each consumer warpgroup owns 64 keys; S^T is m64 n64, or m64 n128 at head_dim 64 (registers)");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
@@ -78,12 +84,12 @@ FA_HD uint32_t sdq_offset(int q, int c) {
   return uint32_t(q) * uint32_t(C::kRowdQ) + uint32_t(c) * 4u;
 }
 
-// Byte offset of dS element (query q, key k < 128) in a dS buffer: panel k / 64 of 8 KB, row q
-// of 128 bytes, 128-byte swizzle (the layout TMA would write, so desc_k_major reads it as the A
-// operand with panel_bytes = kPaneldS).
+// Byte offset of dS element (query q, key k < 128) in a dS buffer: panel k / 64 of kPaneldS
+// bytes, row q of 128 bytes, 128-byte swizzle (the layout TMA would write, so desc_k_major reads
+// it as the A operand with panel_bytes = kPaneldS).
+template <typename C>
 FA_HD uint32_t sds_offset(int q, int k) {
-  const uint32_t a = uint32_t(k / 64) * uint32_t(64 * 128) + uint32_t(q) * 128u + uint32_t(k % 64) * 2u;
-  return a ^ (((a >> 7) & 7u) << 4);
+  return swizzled_offset(q, k, uint32_t(C::kPaneldS));
 }
 
 }  // namespace flashattn::cuda::sm90

@@ -42,13 +42,14 @@ namespace flashattn::cuda::sm90 {
 
 struct BwdParams90 {
   sm80::BwdParams bp;  // the sm80 backward's parameters and workspace (dq_accum, dsum)
-  // q, dout (boxes of 64 rows) and k, v (boxes of 128 rows) as 4-D tensors (head_dim, rows,
+  // q, dout (boxes of block_m rows) and k, v (boxes of 128 rows) as 4-D tensors (head_dim, rows,
   // heads, batch), boxes of 64 columns, 128-byte swizzle (sm90::make_tensor_map).
   CUtensorMap tma_q, tma_do, tma_k, tma_v;
   // The dQ variant (Bwd90Config<kD, true>): FLASHATTN_SM90_BWD_DQ_TMA=1 and a 16-byte aligned
   // workspace (bwd_launch.cu). Without varlen, tma_dq is the fp32 workspace as a 4-D tensor
   // (dq_accum_dim, seqlen_q, heads, batch), boxes of kD + 8 columns x 64 rows, no swizzle.
   bool dq_smem = false, dq_tensor = false;
+  int block_m = 64;  // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   CUtensorMap tma_dq{};
 };
 
@@ -56,9 +57,8 @@ struct BwdParams90 {
 template <typename T, typename C, bool kExtras>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
-  constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n64 / 128)
+  constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
   constexpr int kNKV = kD / 2;      // dK, dV floats a thread (m64 x kD / 128)
-  static_assert(kNS == 32, "S^T is m64 n64");
   const sm80::BwdParams& bp = P.bp;
   const sm80::FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -245,11 +245,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int key0 = cw * 64;        // the warpgroup's first key within the block
   const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
-  // dQ = dS K: B = K's 128 rows, this warpgroup's kDQ head_dim columns (inside one panel; for
-  // kDQ = 32 the second warpgroup starts 64 bytes into each 128-byte row, which the swizzle,
-  // applied to the address bits 4-6 from bits 7-9, leaves intact).
+  // dQ = dS K: this warpgroup's dQ rows dq_row0 .. + 63 (of the step's kBlockM) and kDQ columns
+  // from dq_col0 (bwd_config.h: 64-query steps split head_dim, 128-query steps the rows). B = K's
+  // 128 rows, the kDQ columns (inside one panel; for kDQ = 32 the second warpgroup starts 64
+  // bytes into each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits
+  // 7-9, leaves intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
   constexpr int kDQ = C::kDQ;
-  const uint32_t sKdq = smem_addr(smem + C::kOffK) + uint32_t(cw * kDQ / 64) * C::kPanelKV + uint32_t(cw * kDQ % 64) * 2u;
+  const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::kDqRows ? 0 : cw * kDQ;
+  const uint32_t sKdq = smem_addr(smem + C::kOffK) + uint32_t(dq_col0 / 64) * C::kPanelKV + uint32_t(dq_col0 % 64) * 2u;
   // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
   // __syncthreads; the kernel uses no other).
   constexpr int kBarDs = 1;
@@ -287,11 +290,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     wgmma_commit();
   };
 
-  // dQ[:, cw kDQ .. + kDQ) of step s_ = dS (64 queries x 128 keys, buffer s_ mod 2) K (128 keys
-  // x kDQ): K depth 128, one commit group. (s_ = -1: kLag's discarded product, below.)
+  // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x 128 keys, buffer
+  // s_ mod 2) K (128 keys x kDQ): K depth 128, one commit group. (s_ = -1: kLag's discarded
+  // product, below.)
   auto issue_dq = [&](int s_, float(&acc_dq)[kDQ / 2]) {
     const int buf = (s_ + C::kBuffersdS) % C::kBuffersdS;
-    const uint32_t sdS_ = smem_addr(smem + C::kOffdS + buf * C::kBytesdS);
+    const uint32_t sdS_ = smem_addr(smem + C::kOffdS + buf * C::kBytesdS) + uint32_t(dq_row0) * 128u;
     reg_fence(acc_dq);
     wgmma_fence();
 #pragma unroll
@@ -315,17 +319,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
         for (int t = 0; t < kDQ / 8; ++t)
-          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(warp * 16 + gr + hf * 8, cw * kDQ + t * 8 + 2 * tq)) =
+          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(dq_row0 + warp * 16 + gr + hf * 8, dq_col0 + t * 8 + 2 * tq)) =
               make_float2(acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
       fence_proxy_async_shared();
       mbar_arrive(dq_full + bi);
     } else {
       const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
       float* gdq = bp.dq_accum + ((seq.row_global_q + m0_) * p.num_heads + h_) * int64_t(bp.dq_accum_dim) +
-                   (warp * 16 + gr) * dq_row_stride + cw * kDQ + 2 * tq;
+                   (dq_row0 + warp * 16 + gr) * dq_row_stride + dq_col0 + 2 * tq;
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
-        if (warp * 16 + gr + hf * 8 >= rows_) continue;
+        if (dq_row0 + warp * 16 + gr + hf * 8 >= rows_) continue;
         float* row = gdq + hf * 8 * dq_row_stride;
 #pragma unroll
         for (int t = 0; t < kDQ / 8; ++t)
@@ -365,16 +369,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
     // sequences included). Plain scores: P^T while dP^T still runs, then dV's GEMM while dS^T is
     // computed. A score modifier's d(score)/d(dot) needs the dot, which P^T overwrites (keeping
-    // it would cost 32 registers): there both products wait first and dS^T comes with P^T.
+    // it would cost 32 registers): there both products wait first and dS^T comes with P^T (kJoint);
+    // so do 128-query steps, where P^T in fp32 and in A fragments, dP^T in flight and dK, dV
+    // (64 + 32 + 64 + 64) made ptxas serialize the wgmmas (C7512).
+    constexpr bool kJoint = kExtras || kBlockM == 128;
     const bool masked =
         !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
-    if constexpr (kExtras) {
+    if constexpr (kJoint) {
       wgmma_wait<kLag ? 1 : 0>();
       reg_fence(acc_dp);
     } else {
       wgmma_wait<kLag ? 2 : 1>();
     }
     reg_fence(acc_s);
+    float dist0 = 0.0f;
+    if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
 #pragma unroll
     for (int j = 0; j < kNS; ++j) {
       const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
@@ -382,13 +391,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       const float dot = acc_s[j];
       float pr;
       if constexpr (kExtras) {
-        pr = prim::exp2_approx(mod.apply(dot, i, jk) * sm80::kLog2e - sLse[qc]);
+        // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
+        const float dist = dist0 + float((j / 4) * 8 + (j % 2) - ((j % 4) / 2) * 8);
+        pr = prim::exp2_approx(mod.apply_dist(dot, dist) * sm80::kLog2e - sLse[qc]);
       } else {
         pr = prim::exp2_approx(dot * p.scale_log2 - sLse[qc]);
       }
       if (masked && !(qc < rows && key0 + kr < cols && mask.visible(i, jk))) pr = 0.0f;
       acc_s[j] = pr;
       if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * mod.grad(dot);
+      else if constexpr (kJoint) acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * p.scale;
     }
 
     // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
@@ -405,7 +417,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockM / 16; ++kk)
       Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
     wgmma_commit();
-    if constexpr (!kExtras) {
+    if constexpr (!kJoint) {
       wgmma_wait<kLag ? 2 : 1>();  // dP^T (dQ of step s - 1 and dV's GEMM may still run)
       reg_fence(acc_dp);
 #pragma unroll
@@ -443,7 +455,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
     for (int j = 0; j < kNS; ++j) {
       const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
-      *reinterpret_cast<T*>(sdS_wg + sds_offset(qc, kr)) = prim::from_float<T>(acc_dp[j]);
+      *reinterpret_cast<T*>(sdS_wg + sds_offset<C>(qc, kr)) = prim::from_float<T>(acc_dp[j]);
     }
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);

@@ -22,24 +22,27 @@ void launch_bwd90(const void* params, void* stream);  // src/cuda/sm90/bwd_launc
 
 namespace {
 
-// Shared memory of the larger of the entry's two kernels (with and without the dQ variant).
+// Shared memory of the largest of the entry's kernels (with and without the dQ variant; 64 and,
+// at tier 64, 128 queries a step).
+constexpr int max_of(int a, int b) { return a > b ? a : b; }
 template <int kD>
-constexpr int Bwd90Max = Bwd90Config<kD, true>::kSmemBytes > Bwd90Config<kD>::kSmemBytes
-                             ? Bwd90Config<kD, true>::kSmemBytes
-                             : Bwd90Config<kD>::kSmemBytes;
+constexpr int Bwd90Max = max_of(max_of(Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes),
+                                kD == 64 ? max_of(Bwd90Config<64, true, 128>::kSmemBytes,
+                                                  Bwd90Config<64, false, 128>::kSmemBytes)
+                                         : 0);
 
 // The dQ variant's target: the fp32 workspace (rows, heads, dq_accum_dim) of a padded batch as a
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
 // (the pad lies past the extent: never written) x kBlockM rows, no swizzle (the consumers store
 // plain rows of Bwd90Config::kRowdQ bytes).
-CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp) {
-  using C = Bwd90Config<64, true>;  // kBlockM and kPadColsdQ: the same in both tiers
+CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m) {
+  using C = Bwd90Config<64, true>;  // kPadColsdQ: the same in every configuration
   CUtensorMap map;
   const sm80::FwdParams& f = bp.fwd;
   const cuuint64_t dim = cuuint64_t(bp.dq_accum_dim);
   const cuuint64_t dims[4] = {dim, cuuint64_t(f.seqlen_q), cuuint64_t(f.num_heads), cuuint64_t(f.batch)};
   const cuuint64_t strides[3] = {dim * f.num_heads * 4, dim * 4, dim * f.num_heads * cuuint64_t(f.seqlen_q) * 4};
-  const cuuint32_t box[4] = {cuuint32_t(bp.dq_accum_dim + C::kPadColsdQ), cuuint32_t(C::kBlockM), 1, 1};
+  const cuuint32_t box[4] = {cuuint32_t(bp.dq_accum_dim + C::kPadColsdQ), cuuint32_t(block_m), 1, 1};
   const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
   const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, bp.dq_accum, dims, strides, box,
                                     elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
@@ -55,18 +58,22 @@ struct Launch {
   const Problem* p;
 };
 
-// sm80::run_backward's main step: the tensor maps of q, dout (64-row boxes) and k, v (128-row
-// boxes, Bwd90Config::kBlockN), then the kernel.
+// sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
+// and k, v (128-row boxes, Bwd90Config::kBlockN), then the kernel.
+// Queries per step: 128 at head_dim tier 64 (twice the GEMM work per synchronization of the
+// consumer warpgroups), 64 otherwise (registers); FLASHATTN_SM90_BWD_BLOCK_M=64 keeps 64 at d64.
 void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
   BwdParams90 P;
   P.bp = bp;
+  const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
+  P.block_m = p.head_dim <= 64 && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
-  P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
-  P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, Bwd90Config<64>::kBlockM);
+  P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, P.block_m);
+  P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, P.block_m);
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
   // dQ through shared memory and a writer warp's bulk reductions: the default since session 5
@@ -76,7 +83,7 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
   P.dq_smem = bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
-  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp);
+  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
   l.kernel->launch(&P, stream);
 }
 

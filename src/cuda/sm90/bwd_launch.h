@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "cuda/sm80/check.h"
 #include "cuda/sm90/bwd_kernel.h"
 
@@ -12,6 +14,10 @@ namespace flashattn::cuda::sm90 {
 
 template <typename T, typename C, bool kExtras>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
+  // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows.
+  if (P.block_m != C::kBlockM)
+    throw CudaError("flashattn: internal error: sm90 backward tensor maps for " + std::to_string(P.block_m) +
+                    "-row boxes, kernel steps of " + std::to_string(C::kBlockM));
   P.bp.num_n_blocks = (P.bp.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
@@ -23,6 +29,17 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
+template <typename T, int kD, int kBlockM>
+void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
+  if (P.dq_smem) {
+    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
+    else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
+  } else {
+    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+    else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+  }
+}
+
 // params: a BwdParams90 (sm90_backward builds it).
 template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
@@ -31,13 +48,10 @@ void launch_bwd90(const void* params, void* stream) {
   // Only the writer warp of the dQ-via-shared-memory scheme orders its additions.
   if (P.bp.deterministic && !P.dq_smem)
     throw CudaError("flashattn: internal error: the deterministic sm90 backward runs the dQ-TMA scheme only");
-  if (P.dq_smem) {
-    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, true>, true>(P, s);
-    else launch_bwd90_config<T, Bwd90Config<kD, true>, false>(P, s);
-  } else {
-    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD>, true>(P, s);
-    else launch_bwd90_config<T, Bwd90Config<kD>, false>(P, s);
+  if constexpr (kD == 64) {
+    if (P.block_m == 128) return launch_bwd90_block<T, kD, 128>(P, s);
   }
+  launch_bwd90_block<T, kD, 64>(P, s);
 }
 
 }  // namespace flashattn::cuda::sm90

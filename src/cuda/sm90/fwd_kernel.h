@@ -275,11 +275,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // exp2(dot * scale_log2 - max) is one FFMA. With extras: modifiers, then log2 units.
     if constexpr (kExtras) {
       if (p.has_score_mod) {  // (the branch outside the element loop: dropout alone skips it whole)
+        // ALiBi's distance: the row's base (one conversion a row) minus the element's column
+        // offset (a constant), exact (ScoreMod::alibi_bias).
+        float base[2];
 #pragma unroll
-        for (int j = 0; j < kNS; ++j) {
-          const int c = (j / 4) * 8 + 2 * tq + (j % 2);
-          s[j] = mod.apply(s[j], q_of((j % 4) / 2), n0 + c) * kLog2e;
-        }
+        for (int hf = 0; hf < 2; ++hf) base[hf] = float(q_of(hf) + int(mod.diag_offset) - n0 - 2 * tq);
+#pragma unroll
+        for (int j = 0; j < kNS; ++j)
+          s[j] = mod.apply_dist(s[j], base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))) * kLog2e;
       } else {
 #pragma unroll
         for (int j = 0; j < kNS; ++j) s[j] *= p.scale_log2;

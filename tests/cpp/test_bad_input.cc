@@ -489,6 +489,13 @@ TEST(BadInput, AlibiNotContiguous) {
                        {"last dimension must be contiguous"});
 }
 
+// ALiBi distances must be exact in float (semantics::ScoreMod::alibi_bias): a varlen batch whose
+// declared longest key sequence passes 2^24 is rejected before anything runs.
+TEST(BadInput, AlibiSeqlenPast2To24) {
+  expect_rejected_both(true, BREAK { UNUSED_BREAK_ARGS; vl.max_seqlen_k = (1 << 24) + 1; }, "alibi_slopes",
+                       {"ALiBi needs seqlen_q and seqlen_k <= 16777216", "got"});
+}
+
 // --- Aliasing ---
 
 TEST(BadInput, ForwardOutputOverlapsInput) {

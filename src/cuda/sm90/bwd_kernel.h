@@ -63,8 +63,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const sm80::FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
-  unsigned char* smem =
-      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  unsigned char* smem = smem_align1024(smem_raw);
   float* sLse0 = reinterpret_cast<float*>(smem + C::kOffLse);
   float* sDsum0 = reinterpret_cast<float*>(smem + C::kOffDsum);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
@@ -133,7 +132,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       Step cur = walk.first(hk * p.group);
       for (int s = 0; s < steps; ++s, cur = next(cur)) {
         const int st = s % kStages;
-        if (s >= kStages) mbar_wait(q_empty + st, ((s / kStages) & 1) ^ 1);
+        if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
         const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
         mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
 #pragma unroll
@@ -150,7 +149,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       Step cur = walk.first(hk * p.group);
       for (int s = 0; s < steps; ++s, cur = next(cur)) {
         const int st = s % kStages;
-        if (s >= kStages) mbar_wait(q_empty + st, ((s / kStages) & 1) ^ 1);
+        if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
         const int m0 = cur.m_block * kBlockM;
         const int rows = min(kBlockM, seq.seqlen_q - m0);
 #pragma unroll
@@ -180,7 +179,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
-          mbar_wait(dq_full + bi, (s / C::kBuffersdQ) & 1);
+          mbar_wait_idle(dq_full + bi, (s / C::kBuffersdQ) & 1);
           // Deterministic: key blocks add into a query block in increasing order (the sm80
           // kernel's semaphores, one per (batch, query head, 64-row query block)): wait until the
           // blocks before this one, from the first that reaches the query block, have added theirs.

@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const FwdParams& p = P.p;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
-  unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  unsigned char* smem = smem_align1024(smem_raw);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
   uint64_t* q_full = bar;
   uint64_t* q_empty = bar + 1;  // Q may be overwritten (the next tile's)
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       for (int64_t r = 0; r < rounds; ++r) {
         const int64_t t = tile_of(r);
         if (t >= num_tiles || !load_tile(t)) continue;
-        if (tiles > 0) mbar_wait(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
+        if (tiles > 0) mbar_wait_idle(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
         ++tiles;
         mbar_arrive_expect_tx(q_full, C::kBytesQ);
 #pragma unroll
@@ -184,12 +184,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           const uint32_t phase = (it / kStages) & 1;
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
           unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
-          if (it >= kStages) mbar_wait(k_empty + st, phase ^ 1);
+          if (it >= kStages) mbar_wait_idle(k_empty + st, phase ^ 1);
           mbar_arrive_expect_tx(k_full + st, C::kBytesK);
 #pragma unroll
           for (int pn = 0; pn < C::kPanels; ++pn)
             tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
-          if (it >= kStages) mbar_wait(v_empty + st, phase ^ 1);
+          if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
           mbar_arrive_expect_tx(v_full + st, C::kBytesV);
 #pragma unroll
           for (int pn = 0; pn < C::kPanelsV; ++pn)

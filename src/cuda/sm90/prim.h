@@ -42,6 +42,32 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
       : "memory");
 }
 
+// The same for a warp with nothing else to do (the producer's and the dQ writer's waits): each
+// try_wait may suspend the thread for up to kSuspendNs until the phase completes, instead of the
+// system's short default, so that it does not spin. (Spinning producer warps issued about a
+// third of the sm90 backward's instructions, on the schedulers the consumers' warps share:
+// session 6's Nsight Compute source counters.)
+__device__ __forceinline__ void mbar_wait_idle(uint64_t* bar, uint32_t phase) {
+  constexpr uint32_t kSuspendNs = 1000000;
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase), "r"(kSuspendNs)
+      : "memory");
+}
+
+// The 1024-byte aligned start of the dynamic shared memory (TMA's 128-byte swizzle and the wgmma
+// descriptors need 1024-byte aligned panels), by pointer arithmetic on the __shared__ array so
+// that the compiler still knows every pointer derived from it is shared (LDS/STS, not generic
+// LD/ST through address conversion: casting through an integer lost that).
+__device__ __forceinline__ unsigned char* smem_align1024(unsigned char* smem_raw) {
+  return smem_raw + ((1024u - (smem_addr(smem_raw) & 1023u)) & 1023u);
+}
+
 // ---- TMA (PTX 9.7.9.25.5.1, cp.async.bulk.tensor) ------------------------------------------
 // Loads the box at coordinates (c0 innermost .. c3) of the tensor map into shared memory and
 // completes `bytes` of transaction on `bar`. Coordinates past the tensor's extent read as zero.

@@ -1,4 +1,4 @@
-// Host side of the sm90 backward (the default for head_dim tier 128; FLASHATTN_EXPERIMENTAL_SM90_BWD
+// Host side of the sm90 backward (the default for head_dim tiers 64 and 128; FLASHATTN_EXPERIMENTAL_SM90_BWD
 // =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the
 // dispatcher calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's
 // (sm80::run_backward); only the main kernel differs. Compiled for sm_90a with the kernels
@@ -60,15 +60,16 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (128-row boxes, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 128 at head_dim tier 64 (twice the GEMM work per synchronization of the
-// consumer warpgroups), 64 otherwise (registers); FLASHATTN_SM90_BWD_BLOCK_M=64 keeps 64 at d64.
+// Queries per step: 64. FLASHATTN_SM90_BWD_BLOCK_M=128 takes 128 at head_dim tier 64 (twice the
+// GEMM work per synchronization of the consumer warpgroups, but P^T and dS^T only once both
+// products are done, for registers): session 6 measured it 7-14% slower than 64 (bench/NOTES.md).
 void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
   BwdParams90 P;
   P.bp = bp;
   const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
-  P.block_m = p.head_dim <= 64 && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
+  P.block_m = p.head_dim <= 64 && block_m != nullptr && std::string(block_m) == "128" ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
@@ -108,10 +109,12 @@ const KernelEntry* sm90_bwd_kernels(int* count) {
 #undef FA_SM90_BWD_ENTRY
 
 bool sm90_bwd_enabled(const Problem& p) {
-  // On by default where it beat the sm80 backward (session 5, seqlen 2k-8k: head_dim tier 128,
-  // +20-30%); tier 64 lost 2-8%, so it stays opt-in there. FLASHATTN_EXPERIMENTAL_SM90_BWD=1
-  // takes it for both tiers, =0 for none.
-  return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD", p.head_dim > 64 && p.head_dim <= 128);
+  // On by default where it beats the sm80 backward: head_dim tier 128 (session 5: +20-30%;
+  // session 6: 355 vs 246 TFLOP/s at 8k) and, since its producer stopped spinning, tier 64 from
+  // head_dim 40 (session 6, seqlen 2k-8k, causal and not: +8-13%); head_dim <= 32 keeps the sm80
+  // path's own tier 32. FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers,
+  // =0 for none.
+  return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD", p.head_dim > 32 && p.head_dim <= 128);
 }
 
 bool sm90_bwd_eligible(const Problem& p) {

@@ -92,4 +92,17 @@ FA_HD uint32_t sds_offset(int q, int k) {
   return swizzled_offset(q, k, uint32_t(C::kPaneldS));
 }
 
+// dS^T of a consumer warpgroup's 64 keys into its panel of the dS buffer with stmatrix .x4
+// .trans, one instruction per k16 block kk of queries (registers dsa[kk][0..3] = the 8 x 8
+// blocks (keys + 8 (i % 2), queries 16 kk + 8 (i / 2)), i = 0..3, in wgmma's accumulator
+// layout: thread t holds key t / 4, queries 2 (t % 4) and + 1). Lane l gives the address of row
+// l % 8 of block i = l / 8 as stored transposed: query 8 (i / 2) + l % 8 (plus 16 kk, which is
+// 2048 bytes: the swizzle reads only the row within its 8-row atom), keys warp * 16 + 8 (i % 2)
+// .. + 7 (one 16-byte chunk). The byte offset of that row for k16 block 0:
+template <typename C>
+FA_HD uint32_t sds_stmatrix_offset(int warp, int lane) {
+  const int i = lane / 8;
+  return sds_offset<C>(8 * (i / 2) + lane % 8, warp * 16 + 8 * (i % 2));
+}
+
 }  // namespace flashattn::cuda::sm90

@@ -374,6 +374,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     constexpr bool kJoint = kExtras || kBlockM == 128;
     const bool masked =
         !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
+    // The mask, branch-free: each of this thread's two keys as the query rows that see it
+    // (Mask::query_range of one key: exactly the rows visible() accepts; rows past the sequence
+    // and keys past it see none), stored as an offset from query m0 + 2 tq and a span, so an
+    // element's test is one unsigned compare of its constant query offset. Unmasked tiles: a span
+    // that takes every offset.
+    int qlo[2] = {-(1 << 30), -(1 << 30)};
+    uint32_t qspan[2] = {1u << 31, 1u << 31};
+    if (masked) {
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        int lo, hi;
+        const int jk = n0 + key0 + kr0 + hf * 8;
+        mask.query_range(jk, jk + 1, &lo, &hi);
+        qlo[hf] = lo - m0 - 2 * tq;
+        qspan[hf] = uint32_t(hi - lo);
+      }
+    }
     if constexpr (kJoint) {
       wgmma_wait<kLag ? 1 : 0>();
       reg_fence(acc_dp);
@@ -383,23 +400,31 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     reg_fence(acc_s);
     float dist0 = 0.0f;
     if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
+    // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2; LSE and D of the
+    // query pair (2 tq, 2 tq + 1) of group g as one 8-byte load each.
 #pragma unroll
-    for (int j = 0; j < kNS; ++j) {
-      const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
-      const int i = m0 + qc, jk = n0 + key0 + kr;
-      const float dot = acc_s[j];
-      float pr;
-      if constexpr (kExtras) {
-        // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
-        const float dist = dist0 + float((j / 4) * 8 + (j % 2) - ((j % 4) / 2) * 8);
-        pr = prim::exp2_approx(mod.apply_dist(dot, dist) * sm80::kLog2e - sLse[qc]);
-      } else {
-        pr = prim::exp2_approx(dot * p.scale_log2 - sLse[qc]);
+    for (int g = 0; g < kNS / 4; ++g) {
+      const float2 lse2 = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+      float2 dsum2 = make_float2(0.0f, 0.0f);
+      if constexpr (kJoint) dsum2 = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
+        const float lse = e % 2 ? lse2.y : lse2.x, dsum = e % 2 ? dsum2.y : dsum2.x;
+        const float dot = acc_s[j];
+        float pr;
+        if constexpr (kExtras) {
+          // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
+          const float dist = dist0 + float(qoff - hf * 8);
+          pr = prim::exp2_approx(mod.apply_dist(dot, dist) * sm80::kLog2e - lse);
+        } else {
+          pr = prim::exp2_approx(dot * p.scale_log2 - lse);
+        }
+        if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
+        acc_s[j] = pr;
+        if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - dsum) * mod.grad(dot);
+        else if constexpr (kJoint) acc_dp[j] = pr * (acc_dp[j] - dsum) * p.scale;
       }
-      if (masked && !(qc < rows && key0 + kr < cols && mask.visible(i, jk))) pr = 0.0f;
-      acc_s[j] = pr;
-      if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * mod.grad(dot);
-      else if constexpr (kJoint) acc_dp[j] = pr * (acc_dp[j] - sDsum[qc]) * p.scale;
     }
 
     // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
@@ -420,9 +445,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       wgmma_wait<kLag ? 2 : 1>();  // dP^T (dQ of step s - 1 and dV's GEMM may still run)
       reg_fence(acc_dp);
 #pragma unroll
-      for (int j = 0; j < kNS; ++j) {
-        const int qc = (j / 4) * 8 + 2 * tq + (j % 2);
-        acc_dp[j] = acc_s[j] * (acc_dp[j] - sDsum[qc]) * p.scale;
+      for (int g = 0; g < kNS / 4; ++g) {
+        const float2 dsum2 = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int j = 4 * g + e;
+          acc_dp[j] = acc_s[j] * (acc_dp[j] - (e % 2 ? dsum2.y : dsum2.x)) * p.scale;
+        }
       }
     }
 #pragma unroll
@@ -445,17 +474,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
     }
 
-    // dS (the same rounded values as dsa) into this warpgroup's panel of the step's dS buffer,
-    // as [query][key]; then the barrier of both warpgroups. The buffer's previous readers, the
-    // dQ GEMMs of step s - 2, completed before either warpgroup arrived at step s - 1's barrier
-    // (kLag: they completed in step s - 1, before its barrier too).
-    // (Panel cw: sds_offset(q, key0 + k) = cw * kPaneldS + sds_offset(q, k), k < 64.)
-    unsigned char* sdS_wg = smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS;
+    // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
+    // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset);
+    // then the barrier of both warpgroups. The buffer's previous readers, the dQ GEMMs of step
+    // s - 2, completed before either warpgroup arrived at step s - 1's barrier (kLag: they
+    // completed in step s - 1, before its barrier too).
+    const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS) +
+                            sds_stmatrix_offset<C>(warp, lane);
 #pragma unroll
-    for (int j = 0; j < kNS; ++j) {
-      const int kr = kr0 + ((j % 4) / 2) * 8, qc = (j / 4) * 8 + 2 * tq + (j % 2);
-      *reinterpret_cast<T*>(sdS_wg + sds_offset<C>(qc, kr)) = prim::from_float<T>(acc_dp[j]);
-    }
+    for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
 

@@ -80,6 +80,28 @@ def _is_empty(q, k):
     return q.numel() == 0 or k.numel() == 0
 
 
+def _fwd_impl(q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal,
+              window_left, window_right, softcap, alibi_slopes, deterministic, return_probs):
+    """The forward of both paths (the flashattn::fwd op and the eager fast path below)."""
+    q, k, v = split(q, k, v, pack)
+    varlen = cu_seqlens_q is not None
+    out, lse = _out_and_lse_like(q, v, varlen)
+    batch, heads = _batch_heads(q, cu_seqlens_q)
+    rng = _lib.next_dropout_state(q.device, batch * heads) if dropout_p > 0 else (0, 0)
+    rng_state = _lib.pack_rng(*rng)
+    kwargs = _varlen_kwargs(q, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
+    kwargs.update(_option_kwargs(softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, dropout_p, rng_state, deterministic))
+    if _is_empty(q, k):
+        out.zero_()
+        lse.fill_(float("-inf"))
+    else:
+        _lib.forward(q.device, q, k, v, out, lse, **kwargs)
+    probs = q.new_empty((0,))
+    if return_probs:
+        probs = _probs(q, k, v, out, cu_seqlens_q, cu_seqlens_k, alibi_slopes, kwargs, _probs_shape(q, k, cu_seqlens_q, max_seqlen_q, max_seqlen_k))
+    return out, lse, probs, rng_state
+
+
 @torch.library.custom_op("flashattn::fwd", mutates_args=())
 def fwd(
     q: Tensor,
@@ -102,23 +124,8 @@ def fwd(
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """-> (out, softmax_lse, probs, rng_state). probs is empty unless return_probs; rng_state is
     the (seed, offset) int64 CPU tensor the backward replays dropout from."""
-    q, k, v = split(q, k, v, pack)
-    varlen = cu_seqlens_q is not None
-    out, lse = _out_and_lse_like(q, v, varlen)
-    batch, heads = _batch_heads(q, cu_seqlens_q)
-    rng = _lib.next_dropout_state(q.device, batch * heads) if dropout_p > 0 else (0, 0)
-    rng_state = _lib.pack_rng(*rng)
-    kwargs = _varlen_kwargs(q, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
-    kwargs.update(_option_kwargs(softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, dropout_p, rng_state, deterministic))
-    if _is_empty(q, k):
-        out.zero_()
-        lse.fill_(float("-inf"))
-    else:
-        _lib.forward(q.device, q, k, v, out, lse, **kwargs)
-    probs = q.new_empty((0,))
-    if return_probs:
-        probs = _probs(q, k, v, out, cu_seqlens_q, cu_seqlens_k, alibi_slopes, kwargs, _probs_shape(q, k, cu_seqlens_q, max_seqlen_q, max_seqlen_k))
-    return out, lse, probs, rng_state
+    return _fwd_impl(q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale,
+                     causal, window_left, window_right, softcap, alibi_slopes, deterministic, return_probs)
 
 
 def _probs(q, k, v, out, cu_seqlens_q, cu_seqlens_k, alibi_slopes, kwargs, shape):
@@ -145,6 +152,26 @@ def _fwd_fake(q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqle
     return out, lse, probs, rng_state
 
 
+def _bwd_impl(dout, q, k, v, pack, out, softmax_lse, rng_state, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
+              dropout_p, softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, deterministic):
+    """The backward of both paths: [dq, dk, dv] (separate), [dqkv] (qkv-packed) or [dq, dkv]."""
+    grads = _grad_buffers(q, k, v, pack)
+    # dq, dk, dv are views of the packed gradient(s): the library accepts interleaved outputs of
+    # one layout whose elements are disjoint (src/dispatch/validate.cc), so nothing is concatenated.
+    dq, dk, dv = split(*(grads + [None] * (3 - len(grads))), pack)
+    q, k, v = split(q, k, v, pack)
+    if dout.stride(-1) != 1:
+        dout = dout.contiguous()
+    kwargs = _varlen_kwargs(q, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
+    kwargs.update(_option_kwargs(softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, dropout_p, rng_state, deterministic))
+    if _is_empty(q, k):
+        for g in grads:
+            g.zero_()
+    else:
+        _lib.backward(q.device, q, k, v, out, dout, softmax_lse, dq, dk, dv, **kwargs)
+    return grads
+
+
 @torch.library.custom_op("flashattn::bwd", mutates_args=())
 def bwd(
     dout: Tensor,
@@ -169,21 +196,9 @@ def bwd(
     deterministic: bool,
 ) -> List[Tensor]:
     """-> [dq, dk, dv] (separate), [dqkv] (qkv-packed) or [dq, dkv] (kv-packed)."""
-    grads = _grad_buffers(q, k, v, pack)
-    # dq, dk, dv are views of the packed gradient(s): the library accepts interleaved outputs of
-    # one layout whose elements are disjoint (src/dispatch/validate.cc), so nothing is concatenated.
-    dq, dk, dv = split(*(grads + [None] * (3 - len(grads))), pack)
-    q, k, v = split(q, k, v, pack)
-    if dout.stride(-1) != 1:
-        dout = dout.contiguous()
-    kwargs = _varlen_kwargs(q, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
-    kwargs.update(_option_kwargs(softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, dropout_p, rng_state, deterministic))
-    if _is_empty(q, k):
-        for g in grads:
-            g.zero_()
-    else:
-        _lib.backward(q.device, q, k, v, out, dout, softmax_lse, dq, dk, dv, **kwargs)
-    return grads
+    return _bwd_impl(dout, q, k, v, pack, out, softmax_lse, rng_state, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                     max_seqlen_k, dropout_p, softmax_scale, causal, window_left, window_right, softcap, alibi_slopes,
+                     deterministic)
 
 
 def _grad_buffers(q, k, v, pack):
@@ -214,13 +229,74 @@ def _backward(ctx, dout, dlse, dprobs, drng):
     grads = torch.ops.flashattn.bwd(
         dout, q, k, v, pack, out, lse, rng_state, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
         dropout_p, softmax_scale, causal, window_left, window_right, softcap, alibi_slopes, deterministic)
+    return _input_grads(grads, pack) + (None,) * 14
+
+
+def _input_grads(grads, pack):
+    """(dq, dk, dv) for the op's q, k, v inputs (packed: the packed tensor's gradient, then None)."""
     if pack == QKV_PACKED:
-        dq, dk, dv = grads[0], None, None
-    elif pack == KV_PACKED:
-        dq, dk, dv = grads[0], grads[1], None
-    else:
-        dq, dk, dv = grads
-    return (dq, dk, dv) + (None,) * 14
+        return grads[0], None, None
+    if pack == KV_PACKED:
+        return grads[0], grads[1], None
+    return tuple(grads)
 
 
 torch.library.register_autograd("flashattn::fwd", _backward, setup_context=_setup_context)
+
+
+# ---- eager fast path ------------------------------------------------------------------------
+# Outside torch.compile and torch.func transforms, with plain CPU/CUDA tensors, the functions call
+# the implementations above directly (an autograd.Function when a gradient is needed) instead of
+# going through the dispatcher's Python custom-op layers: on a tiny problem (CPU, session 6) the
+# op path cost ~250 us a forward and ~550 us forward + backward of host time against ~110 us of
+# SDPA's, which a GPU kernel of GPT-2's shapes (~0.1 ms) cannot hide. Same implementations, same
+# results; FAST_PATH = False sends every call through the ops (tests compare both).
+FAST_PATH = True
+
+
+def _eager(tensors):
+    if not FAST_PATH or torch.compiler.is_compiling() or torch._C._are_functorch_transforms_active():
+        return False
+    for t in tensors:
+        if t is not None and (type(t) not in (torch.Tensor, torch.nn.Parameter) or t.device.type not in ("cpu", "cuda")):
+            return False
+    return True
+
+
+class _Attention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, alibi_slopes, cu_seqlens_q, cu_seqlens_k, args):
+        (pack, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal, window_left, window_right, softcap,
+         deterministic, return_probs) = args
+        out, lse, probs, rng_state = _fwd_impl(
+            q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal,
+            window_left, window_right, softcap, alibi_slopes, deterministic, return_probs)
+        ctx.save_for_backward(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, alibi_slopes)
+        ctx.rng_state = rng_state
+        ctx.args = args
+        ctx.mark_non_differentiable(lse, probs)
+        return out, lse, probs
+
+    @staticmethod
+    def backward(ctx, dout, dlse, dprobs):
+        q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, alibi_slopes = ctx.saved_tensors
+        (pack, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal, window_left, window_right, softcap,
+         deterministic, _) = ctx.args
+        grads = _bwd_impl(dout, q, k, v, pack, out, lse, ctx.rng_state, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                          max_seqlen_k, dropout_p, softmax_scale, causal, window_left, window_right, softcap,
+                          alibi_slopes, deterministic)
+        return _input_grads(grads, pack) + (None,) * 4
+
+
+def attention(q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal,
+              window_left, window_right, softcap, alibi_slopes, deterministic, return_probs):
+    """-> (out, softmax_lse, probs): the eager fast path where it applies, else the flashattn::fwd op."""
+    args = (q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal,
+            window_left, window_right, softcap, alibi_slopes, deterministic, return_probs)
+    if not _eager((q, k, v, cu_seqlens_q, cu_seqlens_k, alibi_slopes)):
+        return torch.ops.flashattn.fwd(*args)[:3]
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (q, k, v)):
+        return _Attention.apply(q, k, v, alibi_slopes, cu_seqlens_q, cu_seqlens_k,
+                                (pack, max_seqlen_q, max_seqlen_k, dropout_p, softmax_scale, causal, window_left,
+                                 window_right, softcap, deterministic, return_probs))
+    return _fwd_impl(*args)[:3]

@@ -87,7 +87,7 @@ def _run(q, k, v, pack, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, 
     q, k, v = _maybe_contiguous(q), _maybe_contiguous(k), _maybe_contiguous(v)
     if alibi_slopes is not None:
         alibi_slopes = _maybe_contiguous(alibi_slopes)
-    out, lse, probs, _ = torch.ops.flashattn.fwd(
+    out, lse, probs = _ops.attention(
         q, k, v, pack, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k), float(dropout_p),
         float(softmax_scale), bool(causal), left, right, float(softcap), alibi_slopes, bool(deterministic),
         bool(return_attn_probs))

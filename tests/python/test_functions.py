@@ -357,3 +357,45 @@ def test_packed_backward_writes_one_buffer(device, variant, monkeypatch):
     for name, g, rg, lg in zip(["dqkv"] if len(ours) == 1 else ["dq", "dkv"], ours, refs["ref"], refs["low"]):
         assert g.shape == rg.shape and g.dtype == dtype
         assert_close(name, g.cpu(), rg, lg, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("variant", ["func", "qkvpacked", "kvpacked", "varlen_func"])
+def test_eager_fast_path_equals_the_ops(device, variant, monkeypatch):
+    """Eager calls skip the dispatcher's custom-op layers (flashattn._ops.FAST_PATH): the same
+    implementations, so the outputs, LSE and gradients are bitwise those of the flashattn::fwd /
+    flashattn::bwd ops, with dropout (same seed), GQA, ALiBi and a window; and each path really
+    is the one taken (the ops' Python bodies are spied on)."""
+    from flashattn import _ops
+
+    dtype = torch.float16 if device == "cuda" else torch.float32
+    seqs = [19, 7]
+    varlen = variant.startswith("varlen")
+    lead = (sum(seqs),) if varlen else (2, max(seqs))
+    hq, hk = (4, 4) if variant == "qkvpacked" else (4, 2)
+    q, k, v = randn(lead + (hq, 32), dtype, device), randn(lead + (hk, 32), dtype, device), randn(lead + (hk, 32), dtype, device)
+    cu = (seqlens_to_cu(seqs, device), seqlens_to_cu(seqs, device), max(seqs), max(seqs)) if varlen else None
+    opts = {"causal": True, "window_size": (9, -1), "dropout_p": 0.2, "return_attn_probs": True,
+            "alibi_slopes": torch.rand(hq, device=device) * 0.3}
+    calls = []
+    real_fwd, real_bwd = _ops._fwd_impl, _ops._bwd_impl
+    monkeypatch.setattr(_ops, "_fwd_impl", lambda *a: calls.append("fwd") or real_fwd(*a))
+    monkeypatch.setattr(_ops, "_bwd_impl", lambda *a: calls.append("bwd") or real_bwd(*a))
+    results = []
+    for fast in (True, False):
+        monkeypatch.setattr(_ops, "FAST_PATH", fast)
+        leaves = [t.detach().clone().requires_grad_(True) for t in _make_leaves(variant, q, k, v)]
+        torch.manual_seed(1234)
+        if device == "cuda":
+            torch.cuda.manual_seed(1234)
+        out, lse, probs = _call(variant, leaves, opts, cu)
+        out.backward(torch.ones_like(out))
+        results.append([out, lse, probs] + [t.grad for t in leaves])
+    assert calls == ["fwd", "bwd", "fwd", "bwd"]  # (the op path's bodies call the same functions)
+    for a, b in zip(*results):
+        assert torch.equal(a, b)
+    # No gradient wanted: the fast path runs the forward alone, no autograd node.
+    monkeypatch.setattr(_ops, "FAST_PATH", True)
+    with torch.no_grad():
+        out = _call(variant, _make_leaves(variant, q, k, v), {"causal": True}, cu)
+    assert out.grad_fn is None and not out.requires_grad

@@ -252,10 +252,11 @@ torch.library.register_autograd("flashattn::fwd", _backward, setup_context=_setu
 # SDPA's, which a GPU kernel of GPT-2's shapes (~0.1 ms) cannot hide. Same implementations, same
 # results; FAST_PATH = False sends every call through the ops (tests compare both).
 FAST_PATH = True
+_functorch_active = getattr(torch._C, "_are_functorch_transforms_active", None)  # (None: an older torch)
 
 
 def _eager(tensors):
-    if not FAST_PATH or torch.compiler.is_compiling() or torch._C._are_functorch_transforms_active():
+    if not FAST_PATH or torch.compiler.is_compiling() or _functorch_active is None or _functorch_active():
         return False
     for t in tensors:
         if t is not None and (type(t) not in (torch.Tensor, torch.nn.Parameter) or t.device.type not in ("cpu", "cuda")):

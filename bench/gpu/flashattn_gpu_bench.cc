@@ -6,6 +6,9 @@
 // batch defaults to tokens / seqlen; FLOPs count the visible query-key pairs, s^2 / 2 if causal
 // and square as shared/ANCHORS.md does)
 //                       [--iters 30] [--warmup 5] [--pass fwd|bwd|both] [--dtype bf16|fp16]
+//                       [--deterministic 0|1] [--dropout P] [--softcap C]
+// (options other than the defaults name the records' impl "flashattn+deterministic",
+// "flashattn+dropout0.1", "flashattn+softcap30", ..., so that they never mix with the plain runs)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -76,7 +79,8 @@ double median_ms(F&& f, int warmup, int iters, cudaStream_t s) {
 
 int main(int argc, char** argv) {
   std::string shapes = "128,8192,0", pass = "both", dtype = "bf16";
-  int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5;
+  int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5, deterministic = 0;
+  float dropout = 0.0f, softcap = 0.0f;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--shapes") shapes = v;
@@ -86,6 +90,9 @@ int main(int argc, char** argv) {
     else if (k == "--warmup") warmup = std::atoi(v.c_str());
     else if (k == "--pass") pass = v;
     else if (k == "--dtype") dtype = v;
+    else if (k == "--deterministic") deterministic = std::atoi(v.c_str());
+    else if (k == "--dropout") dropout = float(std::atof(v.c_str()));
+    else if (k == "--softcap") softcap = float(std::atof(v.c_str()));
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -96,6 +103,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   const DType dt = dtype == "fp16" ? DType::Float16 : DType::BFloat16;
+  std::string impl = "flashattn";
+  if (deterministic) impl += "+deterministic";
+  if (dropout > 0.0f) impl += "+dropout" + std::to_string(dropout).substr(0, 4);
+  if (softcap > 0.0f) impl += "+softcap" + std::to_string(int(softcap));
   cudaStream_t stream;
   ok(cudaStreamCreate(&stream), "stream");
   std::stringstream ss(shapes);
@@ -125,6 +136,9 @@ int main(int argc, char** argv) {
     fa.out = view(o);
     fa.softmax_lse = TensorView::contiguous(lse, DType::Float32, {batch, heads, seqlen});
     fa.options.causal = causal != 0;
+    fa.options.deterministic = deterministic != 0;
+    fa.options.dropout_p = dropout;
+    fa.options.softcap = softcap;
     Context ctx;
     ctx.backend = Backend::Cuda;
     ctx.cuda_stream = stream;
@@ -140,10 +154,10 @@ int main(int argc, char** argv) {
     // "path": the kernel family the selector ran (cuda-sm80, cuda-sm90), from RunInfo.
     auto record = [&](const char* p, const std::string& path, double ms, double flops) {
       std::printf(
-          "{\"impl\": \"flashattn\", \"pass\": \"%s\", \"path\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, "
+          "{\"impl\": \"%s\", \"pass\": \"%s\", \"path\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, "
           "\"seqlen_q\": %d, \"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"heads_kv\": %d, \"causal\": %s, "
           "\"ms\": %.5f, \"tflops\": %.2f}\n",
-          p, path.c_str(), dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen_k, batch, heads, heads_kv,
+          impl.c_str(), p, path.c_str(), dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen_k, batch, heads, heads_kv,
           causal ? "true" : "false", ms, flops / (ms * 1e-3) / 1e12);
       std::fflush(stdout);
     };

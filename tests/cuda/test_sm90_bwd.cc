@@ -106,8 +106,8 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   check_backward_results(c);
 }
 
-// deterministic = true on the sm90 backward (FLASHATTN_SM90_BWD_DETERMINISTIC=1, until it is the
-// default): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
+// deterministic = true on the sm90 backward (the default; the test sets
+// FLASHATTN_SM90_BWD_DETERMINISTIC=1 all the same): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
 // causal, unequal lengths, both tiers; varlen (the flat per-row reductions); a sliding window
 // (query blocks whose first key block is not 0) with a softcap (the extras kernel).
 TEST(Sm90Bwd, Deterministic) {

@@ -118,10 +118,11 @@ bool sm90_bwd_enabled(const Problem& p) {
 }
 
 bool sm90_bwd_eligible(const Problem& p) {
-  // No dropout (the sm80 path). Deterministic: with FLASHATTN_SM90_BWD_DETERMINISTIC=1 (the dQ
-  // writer warp adds in key-block order; off until tested on a GPU), else the sm80 path. No
-  // query or key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
-  const bool det_ok = !p.deterministic || sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", false);
+  // No dropout (the sm80 path). Deterministic: here too (the dQ writer warp adds in key-block
+  // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
+  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path. No query or key rows at all:
+  // the sm80 path too (a tensor map cannot have an extent of 0).
+  const bool det_ok = !p.deterministic || sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true);
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&
          sm90::tma_ok(p.dk) && sm90::tma_ok(p.dv);

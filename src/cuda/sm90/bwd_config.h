@@ -75,6 +75,8 @@ struct Bwd90Config {
                 "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "
                 "128-byte aligned");
   static_assert(kD + kPadColsdQ <= 256, "TMA box: at most 256 elements per dimension");
+  static_assert(kOffLse % 8 == 0 && kOffDsum % 8 == 0 && kBlockM % 2 == 0,
+                "LSE and D are read as float2 per query pair");
   static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");
 };
 

@@ -458,6 +458,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockM / 16; ++kk)
 #pragma unroll
       for (int e = 0; e < 4; ++e) dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
+    // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
+    // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset),
+    // before dK's GEMM takes dsa as its A operand (registers an issued wgmma reads are not to be
+    // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
+    // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
+    // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
+    const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS) +
+                            sds_stmatrix_offset<C>(warp, lane);
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
     // dK += dS^T Q: one commit group.
     reg_fence(acc_dk);
     reg_fence(dsa);
@@ -474,15 +484,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
     }
 
-    // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
-    // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset);
-    // then the barrier of both warpgroups. The buffer's previous readers, the dQ GEMMs of step
-    // s - 2, completed before either warpgroup arrived at step s - 1's barrier (kLag: they
-    // completed in step s - 1, before its barrier too).
-    const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS) +
-                            sds_stmatrix_offset<C>(warp, lane);
-#pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
+    // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
+    // warpgroups.
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
 

@@ -240,11 +240,13 @@ TEST(Sm90BwdLayout, DqVariantBuffer) {
   check_dq_regions<128>(1);  // one at d128 (two would pass 227 KB)
 }
 
-// The dS store by stmatrix .x4 .trans (bwd_kernel.h): thread t of warp w holds, in register i of
-// k16 block kk (dsa[kk][i]), the accumulator elements of key w * 16 + 8 (i % 2) + t / 4 and
-// queries 16 kk + 8 (i / 2) + 2 (t % 4) + h, h = 0, 1 (wgmma's layout, as the kernel packs it).
-// stmatrix .trans writes element (row c, column r) of matrix i to the address lane 8 i + r gave,
-// plus 2 c bytes. Every element must land at sds_offset(query, key), each once.
+// The dS store by stmatrix .x4 .trans (bwd_kernel.h). Register i of k16 block kk of thread t in
+// warp w is dsa[kk][i] = pack2(acc_dp[8 kk + 2 i], acc_dp[8 kk + 2 i + 1]) (low half first), and
+// accumulator element j of S^T's wgmma layout is key w * 16 + t / 4 + 8 ((j % 4) / 2), query
+// (j / 4) * 8 + 2 (t % 4) + j % 2. stmatrix reads half h of thread t's register i as element
+// (row t / 4, column 2 (t % 4) + h) of matrix i and, with .trans, writes element (row c, column r)
+// to the address lane 8 i + r gave plus 2 c bytes. Every element must land at
+// sds_offset(query, key), each once.
 template <typename C>
 void check_ds_stmatrix() {
   std::vector<int> hit(C::kBlockM * 64, 0);
@@ -253,8 +255,9 @@ void check_ds_stmatrix() {
       for (int i = 0; i < 4; ++i)
         for (int t = 0; t < 32; ++t)
           for (int h = 0; h < 2; ++h) {
-            const int key = w * 16 + 8 * (i % 2) + t / 4, query = 16 * kk + 8 * (i / 2) + 2 * (t % 4) + h;
-            const int c = t / 4, r = 2 * (t % 4) + h;  // the element's place in its 8 x 8 block
+            const int j = 8 * kk + 2 * i + h;  // the accumulator element packed there
+            const int key = w * 16 + t / 4 + 8 * ((j % 4) / 2), query = (j / 4) * 8 + 2 * (t % 4) + j % 2;
+            const int c = t / 4, r = 2 * (t % 4) + h;  // the element's place in matrix i
             const uint32_t addr = sds_stmatrix_offset<C>(w, 8 * i + r) + uint32_t(kk) * 16u * 128u + 2u * uint32_t(c);
             ASSERT_EQ(addr, sds_offset<C>(query, key)) << "warp " << w << " kk " << kk << " block " << i << " thread " << t;
             ASSERT_EQ(sds_stmatrix_offset<C>(w, 8 * i + r) % 16, 0u) << "stmatrix rows are 16-byte aligned";

@@ -24,11 +24,19 @@ FA_HD uint64_t make_desc(uint32_t smem_byte_addr, uint32_t lbo_bytes, uint32_t s
   d |= uint64_t(1) << 62;
   return d;
 }
+// The descriptor of the tile `bytes` (a multiple of 16) past the one d describes: only the
+// start-address field moves, in the low word (tile and tile + bytes both lie below 256 KB, so
+// the 14-bit field does not carry). A kernel's k16 steps then share one make_desc of the tile
+// and add constants, instead of masking and shifting every step's address (GPU instructions
+// in the consumers' issue-bound loops).
+FA_HD uint64_t desc_advance(uint64_t d, uint32_t bytes) {
+  return (d & 0xFFFFFFFF00000000ull) | uint64_t(uint32_t(d) + (bytes >> 4));
+}
 // K-major operand (rows along M or N, K contiguous; Q and K) stored in 64-column panels of
 // panel_bytes (= rows * 128) each: the k16 step kk starts in panel kk / 4 at byte (kk % 4) * 32
 // of the row; 8-row groups are 1024 bytes apart (SBO); LBO is unused within a 128-byte row.
 FA_HD uint64_t desc_k_major(uint32_t tile, uint32_t panel_bytes, int kk) {
-  return make_desc(tile + uint32_t(kk / 4) * panel_bytes + uint32_t(kk % 4) * 32u, 16, 1024);
+  return desc_advance(make_desc(tile, 16, 1024), uint32_t(kk / 4) * panel_bytes + uint32_t(kk % 4) * 32u);
 }
 // Byte offset of element (row, col) of a tile stored as TMA's 128-byte swizzle writes it: 64-column
 // panels of panel_bytes, rows 128 bytes apart, the 16-byte chunk index XOR the row within its
@@ -41,7 +49,7 @@ FA_HD uint32_t swizzled_offset(int row, int col, uint32_t panel_bytes) {
 // panels of panel_bytes: the k16 step kk starts 16 key rows further (2 x 1024 bytes); panels along
 // N are panel_bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).
 FA_HD uint64_t desc_mn_major(uint32_t tile, uint32_t panel_bytes, int kk) {
-  return make_desc(tile + uint32_t(kk) * 2048u, panel_bytes, 1024);
+  return desc_advance(make_desc(tile, panel_bytes, 1024), uint32_t(kk) * 2048u);
 }
 
 }  // namespace flashattn::cuda::sm90

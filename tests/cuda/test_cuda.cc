@@ -183,43 +183,52 @@ TEST(CudaShapes, ManyBatchHeads) {
   check_backward_gpu(s);
 }
 
-// seqlen 32768: no seqlen^2 buffer anywhere. Forward checked on sampled rows against the
-// double reference; backward must finish with finite gradients and intact guards.
+// seqlen 32768: no seqlen^2 buffer anywhere. Forward checked on sampled rows
+// against the double reference; backward must finish with finite gradients and
+// intact guards. Head_dim 64 and 128: on Hopper both directions of both run the
+// sm90 path by default.
 TEST(CudaShapes, Seqlen32768) {
   REQUIRE_GPU();
-  Spec s;
-  s.dtype = DType::BFloat16;
-  s.seqlen_q = s.seqlen_k = 32768;
-  s.heads = 1;
-  s.heads_kv = 1;
-  s.head_dim = 64;
-  s.causal = true;
-  Case c(s);
-  GpuCase g(c);
-  g.run_forward();
-  const Problem p = make_problem(c.forward_args(), Backend::Cpu);
-  double worst = 0;
-  for (int i : {0, 1, 4095, 16384, 32767}) {
-    std::vector<double> ref(64);
-    double lse;
-    reference::forward_row(p, 0, 0, i, ref.data(), &lse);
-    for (int col = 0; col < 64; ++col) worst = std::max(worst, std::fabs(c.out.get(int64_t(i) * 64 + col) - ref[col]));
-    EXPECT_NEAR(c.lse.get(i), lse, 1e-3) << "row " << i;
-  }
-  EXPECT_LT(worst, 2e-2) << "sampled rows of out";
-  EXPECT_TRUE(c.out.guards_intact());
-  g.run_backward();
-  for (HostTensor* t : {&c.dq, &c.dk, &c.dv}) {
-    EXPECT_TRUE(t->guards_intact());
-    int64_t bad = 0;
-    for (int64_t i = 0; i < t->numel(); ++i) bad += !std::isfinite(t->get(i));
-    EXPECT_EQ(bad, 0) << "non-finite gradients";
+  for (int d : {64, 128}) {
+    SCOPED_TRACE("head_dim " + std::to_string(d));
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.seqlen_q = s.seqlen_k = 32768;
+    s.heads = 1;
+    s.heads_kv = 1;
+    s.head_dim = d;
+    s.causal = true;
+    Case c(s);
+    GpuCase g(c);
+    g.run_forward();
+    const Problem p = make_problem(c.forward_args(), Backend::Cpu);
+    double worst = 0;
+    for (int i : {0, 1, 4095, 16384, 32767}) {
+      std::vector<double> ref(d);
+      double lse;
+      reference::forward_row(p, 0, 0, i, ref.data(), &lse);
+      for (int col = 0; col < d; ++col)
+        worst = std::max(worst,
+                         std::fabs(c.out.get(int64_t(i) * d + col) - ref[col]));
+      EXPECT_NEAR(c.lse.get(i), lse, 1e-3) << "row " << i;
+    }
+    EXPECT_LT(worst, 2e-2) << "sampled rows of out";
+    EXPECT_TRUE(c.out.guards_intact());
+    g.run_backward();
+    for (HostTensor *t : {&c.dq, &c.dk, &c.dv}) {
+      EXPECT_TRUE(t->guards_intact());
+      int64_t bad = 0;
+      for (int64_t i = 0; i < t->numel(); ++i)
+        bad += !std::isfinite(t->get(i));
+      EXPECT_EQ(bad, 0) << "non-finite gradients";
+    }
   }
 }
 
-// The backward's tile plans for GPUs with less shared memory than the H100/H200 (launch.h:
-// BwdPlan, one or two Q/dO stages): an A100's 163 KB and a 99 KB GPU's (RTX 30xx/40xx, L4),
-// simulated with FLASHATTN_SM80_SMEM_LIMIT. Every plan must meet the tolerance rule.
+// The backward's tile plans for GPUs with less shared memory than the H100/H200
+// (launch.h: BwdPlan, one or two Q/dO stages): an A100's 163 KB and a 99 KB
+// GPU's (RTX 30xx/40xx, L4), simulated with FLASHATTN_SM80_SMEM_LIMIT. Every
+// plan must meet the tolerance rule.
 TEST(Cuda, BackwardOnSmallerSharedMemory) {
   REQUIRE_GPU();
   for (const char* limit : {"166912", "101376"}) {

@@ -32,6 +32,22 @@ struct ScoreMod {
     return s;
   }
 
+  // apply_dist and grad of one dot at once, softcap's tanh computed once (the backward needs
+  // both; as two calls a GPU kernel computed it twice, in two branches the compiler kept apart).
+  // Bitwise the values of the two calls.
+  FA_HD T apply_dist_grad(T dot, T dist, T* grad) const {
+    T s = dot * scale;
+    T g = scale;
+    if (softcap > T(0)) {
+      const T t = fa_tanh(s * (T(1) / softcap));
+      s = softcap * t;
+      g = scale * (T(1) - t * t);
+    }
+    if (alibi_slope != T(0)) s += alibi_bias_dist(dist);
+    *grad = g;
+    return s;
+  }
+
   // d(apply)/d(dot), for the backward pass: scale * (1 - tanh^2) under softcap, else scale.
   // ALiBi adds a constant and does not change it.
   FA_HD T grad(T dot) const {

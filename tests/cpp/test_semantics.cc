@@ -202,6 +202,36 @@ TEST(ScoreMod, OffWhenZero) {
   }
 }
 
+// apply_dist_grad (the GPU backward's one-tanh form) gives bitwise apply's score and grad's
+// factor, for every combination of softcap and ALiBi, in float and double.
+template <typename T>
+void check_apply_dist_grad() {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-30.0, 30.0);
+  for (T softcap : {T(0), T(5), T(30)})
+    for (T slope : {T(0), T(0.0625)}) {
+      semantics::ScoreMod<T> m;
+      m.scale = T(0.125);
+      m.softcap = softcap;
+      m.alibi_slope = slope;
+      m.diag_offset = 5;
+      for (int k = 0; k < 200; ++k) {
+        const T dot = T(u(rng));
+        const int i = k % 37, j = (k * 7) % 53;
+        T g = T(-1);
+        const T s = m.apply_dist_grad(dot, T(i + 5 - j), &g);
+        const T want_s = m.apply(dot, i, j), want_g = m.grad(dot);
+        EXPECT_EQ(std::memcmp(&s, &want_s, sizeof(T)), 0) << softcap << " " << slope << " " << dot;
+        EXPECT_EQ(std::memcmp(&g, &want_g, sizeof(T)), 0) << softcap << " " << slope << " " << dot;
+      }
+    }
+}
+
+TEST(ScoreMod, ApplyDistGradIsApplyAndGrad) {
+  check_apply_dist_grad<float>();
+  check_apply_dist_grad<double>();
+}
+
 TEST(ScoreMod, GradMatchesFiniteDifference) {
   for (double softcap : {0.0, 0.5, 3.0, 50.0})
     for (double slope : {0.0, 0.3}) {

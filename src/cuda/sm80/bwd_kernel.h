@@ -247,8 +247,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               const float dot = acc_s[mt][nt][2 * hf + e];
               float pr, grad;
               if (kExtras && (kHoistMod ? kModTag : p.has_score_mod)) {
-                pr = prim::exp2_approx(mod.apply_dist(dot, dist0 - float(nt * 8 + e)) * kLog2e - lse);
-                grad = mod.grad(dot);
+                pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist0 - float(nt * 8 + e), &grad) * kLog2e - lse);
               } else {
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);
                 grad = p.scale;

@@ -412,17 +412,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
         const float lse = e % 2 ? lse2.y : lse2.x, dsum = e % 2 ? dsum2.y : dsum2.x;
         const float dot = acc_s[j];
-        float pr;
+        float pr, grad = p.scale;
         if constexpr (kExtras) {
           // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
           const float dist = dist0 + float(qoff - hf * 8);
-          pr = prim::exp2_approx(mod.apply_dist(dot, dist) * sm80::kLog2e - lse);
+          pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist, &grad) * sm80::kLog2e - lse);
         } else {
           pr = prim::exp2_approx(dot * p.scale_log2 - lse);
         }
         if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
         acc_s[j] = pr;
-        if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - dsum) * mod.grad(dot);
+        if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - dsum) * grad;
         else if constexpr (kJoint) acc_dp[j] = pr * (acc_dp[j] - dsum) * p.scale;
       }
     }

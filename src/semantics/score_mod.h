@@ -26,15 +26,13 @@ struct ScoreMod {
   FA_HD T apply(T dot, int i, int j) const { return apply_dist(dot, T(i + int(diag_offset) - j)); }
   // The same from the signed distance i + diag_offset - j as T (see alibi_bias).
   FA_HD T apply_dist(T dot, T dist) const {
-    T s = dot * scale;
-    if (softcap > T(0)) s = softcap * fa_tanh(s * (T(1) / softcap));
-    if (alibi_slope != T(0)) s += alibi_bias_dist(dist);
-    return s;
+    T unused;
+    return apply_dist_grad(dot, dist, &unused);
   }
 
-  // apply_dist and grad of one dot at once, softcap's tanh computed once (the backward needs
-  // both; as two calls a GPU kernel computed it twice, in two branches the compiler kept apart).
-  // Bitwise the values of the two calls.
+  // The modified score and d(score)/d(dot) at once, softcap's tanh computed once (the backward
+  // needs both; computed apart, a GPU kernel ran tanh twice, in branches the compiler kept
+  // apart). apply_dist and grad are this function, the other result unused (and compiled away).
   FA_HD T apply_dist_grad(T dot, T dist, T* grad) const {
     T s = dot * scale;
     T g = scale;
@@ -51,11 +49,9 @@ struct ScoreMod {
   // d(apply)/d(dot), for the backward pass: scale * (1 - tanh^2) under softcap, else scale.
   // ALiBi adds a constant and does not change it.
   FA_HD T grad(T dot) const {
-    if (softcap > T(0)) {
-      const T t = fa_tanh(dot * scale * (T(1) / softcap));
-      return scale * (T(1) - t * t);
-    }
-    return scale;
+    T g;
+    apply_dist_grad(dot, T(0), &g);
+    return g;
   }
 };
 

@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -24,12 +25,10 @@ namespace {
 
 // Shared memory of the largest of the entry's kernels (with and without the dQ variant; 64 and,
 // at tier 64, 128 queries a step).
-constexpr int max_of(int a, int b) { return a > b ? a : b; }
 template <int kD>
-constexpr int Bwd90Max = max_of(max_of(Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes),
-                                kD == 64 ? max_of(Bwd90Config<64, true, 128>::kSmemBytes,
-                                                  Bwd90Config<64, false, 128>::kSmemBytes)
-                                         : 0);
+constexpr int Bwd90Max = std::max({Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
+                                   kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
+                                   kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0});
 
 // The dQ variant's target: the fp32 workspace (rows, heads, dq_accum_dim) of a padded batch as a
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns

@@ -13,7 +13,7 @@ namespace flashattn::cuda::sm90 {
 // kDqSmem_: the dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1): the consumers store their dQ partial
 // into a shared fp32 tile and the producer warpgroup's warp 2 adds it to the workspace with bulk
 // reductions, instead of each consumer thread's red.global.add.
-// kBlockM_: queries per step, 64, or 128 at head_dim 64 (FLASHATTN_SM90_BWD_BLOCK_M; bwd_launch.cu):
+// kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
 // twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {

@@ -73,9 +73,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer: both consumers stored it
   uint64_t* dq_empty = dq_full + C::kBuffersdQ;  // ... the writer's bulk reads of it completed
 
-  // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid).
+  // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid); when
+  // deterministic, the last key block first: each query block takes its key blocks' dQ in
+  // decreasing order, so a CTA waits only for CTAs launched before it, and under a causal or
+  // sliding-window mask (a key block's first query block grows with it) key block n + 1 reaches
+  // a query block one step before key block n: no CTA waits in the steady state. (In increasing
+  // order every CTA waited for its predecessor's extra steps: the causal backward took as long
+  // as the full one, session 7.)
   const int64_t bid = blockIdx.x;
-  const int n_block = int(bid % bp.num_n_blocks);
+  const int n_idx = int(bid % bp.num_n_blocks);
+  const int n_block = bp.deterministic ? bp.num_n_blocks - 1 - n_idx : n_idx;
   const int64_t bhk = bid / bp.num_n_blocks;
   const int b = int(bhk / p.num_heads_kv), hk = int(bhk % p.num_heads_kv);
   const sm80::SeqInfo seq(p, b);
@@ -180,14 +187,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
           mbar_wait_idle(dq_full + bi, (s / C::kBuffersdQ) & 1);
-          // Deterministic: key blocks add into a query block in increasing order (the sm80
+          // Deterministic: key blocks add into a query block in decreasing order (the sm80
           // kernel's semaphores, one per (batch, query head, 64-row query block)): wait until the
-          // blocks before this one, from the first that reaches the query block, have added theirs.
+          // blocks after this one, up to the last that reaches the query block, have added theirs.
           int32_t* sem = nullptr;
           if (bp.deterministic) {
             int k_lo, k_hi;
             mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
-            const int expected = n_block - k_lo / kBlockN;
+            const int expected = (k_hi - 1) / kBlockN - n_block;
             sem = bp.semaphore + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
             if (lane == 0) {
               // Bounded: a count the walk never reaches (a bug) traps instead of hanging.

@@ -59,16 +59,17 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (128-row boxes, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 64. FLASHATTN_SM90_BWD_BLOCK_M=128 takes 128 at head_dim tier 64 (twice the
-// GEMM work per synchronization of the consumer warpgroups, but P^T and dS^T only once both
-// products are done, for registers): session 6 measured it 7-14% slower than 64 (bench/NOTES.md).
+// Queries per step: 128 at head_dim tier 64 (twice the GEMM work per synchronization of the
+// consumer warpgroups; session 7 measured it 7-10% faster than 64-query steps since the consumer
+// loop's rewrite, bench/NOTES.md), 64 at tier 128 (registers). FLASHATTN_SM90_BWD_BLOCK_M=64 takes
+// 64 at tier 64 too.
 void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
   BwdParams90 P;
   P.bp = bp;
   const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
-  P.block_m = p.head_dim <= 64 && block_m != nullptr && std::string(block_m) == "128" ? 128 : 64;
+  P.block_m = p.head_dim <= 64 && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;

@@ -19,12 +19,8 @@ template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
-  // Step s - 1's dQ GEMM issued with step s's S^T and dP^T and stored while step s's dV and dK
-  // run (bwd_kernel.h): S^T, dP^T, dQ, dK and dV accumulators live at once, which fits 240
-  // registers at head_dim 64 only.
   static constexpr int kBlockN = 128;        // keys per CTA: two consumer warpgroups of 64 keys
   static constexpr int kBlockM = kBlockM_;   // queries per step (Q, dO, LSE, D of one ring stage)
-  static constexpr bool kDqLag = kD == 64 && kBlockM == 64;
   static constexpr int kStages = 2;
   static constexpr int kThreads = 384;  // producer warpgroup + two consumer warpgroups
   static constexpr int kPanels = kD / 64;

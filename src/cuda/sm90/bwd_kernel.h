@@ -274,22 +274,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
   }
 
-  // S^T = K Q^T and dP^T = V dO^T of step s_, two commit groups. (Each wgmma has one call site
-  // and its accumulators live inside one iteration: issuing step s + 1's from the end of step s
-  // besides step 0's from before the loop made the compiler merge in-flight accumulators with
-  // register moves, and ptxas serialized every wgmma of the kernel (C7515) and spilled at d128.)
-  auto issue_s_dp = [&](int s_, float(&acc_s)[kNS], float(&acc_dp)[kNS]) {
+  // S^T = K Q^T and dP^T = V dO^T of step s_, one commit group each. (Each wgmma has one call
+  // site and its accumulators live inside one iteration: issuing step s + 1's from the end of
+  // step s besides step 0's from before the loop made the compiler merge in-flight accumulators
+  // with register moves, and ptxas serialized every wgmma of the kernel (C7515) and spilled.)
+  auto issue_s = [&](int s_, float(&acc_s)[kNS]) {
     const int st_ = s_ % kStages;
     const uint32_t sQ_ = smem_addr(smem + C::kOffQ + st_ * C::kBytesQ);
-    const uint32_t sdO_ = smem_addr(smem + C::kOffdO + st_ * C::kBytesQ);
     mbar_wait(q_full + st_, (s_ / kStages) & 1);
     reg_fence(acc_s);
-    reg_fence(acc_dp);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk)
       Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
     wgmma_commit();
+  };
+  auto issue_dp = [&](int s_, float(&acc_dp)[kNS]) {
+    const uint32_t sdO_ = smem_addr(smem + C::kOffdO + (s_ % kStages) * C::kBytesQ);
+    reg_fence(acc_dp);
+    wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk)
       Wgmma<kBlockM, T, 0>::ss(acc_dp, desc_k_major(sV, C::kPanelKV, kk), desc_k_major(sdO_, C::kPanelQ, kk), kk > 0);
@@ -344,24 +347,29 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
   };
 
-  // kLag (C::kDqLag, head_dim 64): step s - 1's dQ GEMM is issued with step s's S^T and dP^T
-  // and stored while step s's dV and dK run, so the tensor cores have work while P^T is computed
-  // and while dQ goes out; the accumulators of every wgmma still live inside one iteration (the
-  // dS tile it reads waits in shared memory, two buffers). Step 0 issues a dQ product too, of
-  // the other dS buffer (not yet written; the result is discarded): a conditional wgmma made
-  // ptxas serialize every wgmma of the kernel (C7514). Registers: S^T, dP^T, dQ, dK, dV
-  // accumulators at once, which fits 240 at head_dim 64 only. Otherwise dQ of step s follows its
-  // dS directly and is stored at the end of the step.
-  constexpr bool kLag = C::kDqLag;
+  // Two schedules of a step. Plain scores (kLag): S^T(s) is issued with dQ(s - 1) (the dS tile
+  // it reads waits in shared memory, two buffers), P^T is computed while dQ(s - 1) runs, dV(s)
+  // is issued and dQ(s - 1) stored while it runs, then dP^T(s), dS^T, dK(s): the tensor cores
+  // have queued work through the P^T and store phases, which in lockstep (both warpgroups meet
+  // at the dS barrier) had left them idle (session 7's profile: the wait for dQ alone ~13% of the
+  // consumers' samples). Registers: S^T (P^T in fp32 for dS^T), P^T's fragments, dQ, dK and dV
+  // at once; dP^T is issued once dV has completed (P^T's fragments are free), so d128 fits in
+  // 240. Step 0 issues a dQ product too, of the other dS buffer (not yet written; the result is
+  // discarded): a conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
+  // A score modifier (kExtras): d(score)/d(dot) needs the dot, which P^T overwrites (keeping it
+  // would cost kNS registers): S^T and dP^T are issued together and both waited, dS^T comes with
+  // P^T, and dQ(s) follows its dS directly and is stored at the end of the step.
+  constexpr bool kLag = !kExtras;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
   Step cur = walk.first(hk * p.group);
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
     float acc_s[kNS], acc_dp[kNS];
-    issue_s_dp(s, acc_s, acc_dp);
+    issue_s(s, acc_s);
     float acc_dq_prev[kDQ / 2];
     if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
-    // Pending wgmma groups here: S^T, dP^T of step s (kLag: then dQ of step s - 1).
+    else issue_dp(s, acc_dp);
+    // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
     const int h = cur.h, m0 = cur.m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
     const int st = s % kStages;
@@ -373,12 +381,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
     // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
     // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
-    // sequences included). Plain scores: P^T while dP^T still runs, then dV's GEMM while dS^T is
-    // computed. A score modifier's d(score)/d(dot) needs the dot, which P^T overwrites (keeping
-    // it would cost 32 registers): there both products wait first and dS^T comes with P^T (kJoint);
-    // so do 128-query steps, where P^T in fp32 and in A fragments, dP^T in flight and dK, dV
-    // (64 + 32 + 64 + 64) made ptxas serialize the wgmmas (C7512).
-    constexpr bool kJoint = kExtras || kBlockM == 128;
+    // sequences included).
     const bool masked =
         !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
     // The mask, branch-free: each of this thread's two keys as the query rows that see it
@@ -398,26 +401,29 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         qspan[hf] = uint32_t(hi - lo);
       }
     }
-    if constexpr (kJoint) {
-      wgmma_wait<kLag ? 1 : 0>();
-      reg_fence(acc_dp);
+    // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
+    // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs,
+    // kExtras after the wait, for registers.)
+    float2 lse2[kNS / 4], dsum2[kNS / 4];
+#pragma unroll
+    for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+    if constexpr (kLag) {
+      wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
     } else {
-      wgmma_wait<kLag ? 2 : 1>();
+      wgmma_wait<0>();
+      reg_fence(acc_dp);
     }
     reg_fence(acc_s);
     float dist0 = 0.0f;
     if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
-    // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2; LSE and D of the
-    // query pair (2 tq, 2 tq + 1) of group g as one 8-byte load each.
+    // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
     for (int g = 0; g < kNS / 4; ++g) {
-      const float2 lse2 = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
-      float2 dsum2 = make_float2(0.0f, 0.0f);
-      if constexpr (kJoint) dsum2 = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+      if constexpr (kExtras) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
-        const float lse = e % 2 ? lse2.y : lse2.x, dsum = e % 2 ? dsum2.y : dsum2.x;
+        const float lse = e % 2 ? lse2[g].y : lse2[g].x;
         const float dot = acc_s[j];
         float pr, grad = p.scale;
         if constexpr (kExtras) {
@@ -429,8 +435,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
         if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
         acc_s[j] = pr;
-        if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - dsum) * grad;
-        else if constexpr (kJoint) acc_dp[j] = pr * (acc_dp[j] - dsum) * p.scale;
+        if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
       }
     }
 
@@ -448,18 +453,27 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockM / 16; ++kk)
       Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
     wgmma_commit();
-    if constexpr (!kJoint) {
-      wgmma_wait<kLag ? 2 : 1>();  // dP^T (dQ of step s - 1 and dV's GEMM may still run)
+    if constexpr (kLag) {
+      // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
+      wgmma_wait<1>();
+      reg_fence(acc_dq_prev);
+      if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
+      // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
+      wgmma_wait<0>();
+      reg_fence(pa);
+      reg_fence(acc_dv);
+      issue_dp(s, acc_dp);
+#pragma unroll
+      for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+      wgmma_wait<0>();
       reg_fence(acc_dp);
 #pragma unroll
-      for (int g = 0; g < kNS / 4; ++g) {
-        const float2 dsum2 = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+      for (int g = 0; g < kNS / 4; ++g)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int j = 4 * g + e;
-          acc_dp[j] = acc_s[j] * (acc_dp[j] - (e % 2 ? dsum2.y : dsum2.x)) * p.scale;
+          acc_dp[j] = acc_s[j] * (acc_dp[j] - (e % 2 ? dsum2[g].y : dsum2[g].x)) * p.scale;
         }
-      }
     }
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)
@@ -484,24 +498,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
     wgmma_commit();
 
-    // Step s - 1's dQ out while dV and dK of step s run (pending: dQ(s - 1), dV, dK).
-    if constexpr (kLag) {
-      wgmma_wait<2>();
-      reg_fence(acc_dq_prev);
-      if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
-    }
-
     // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
     // warpgroups.
     fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
 
     if constexpr (kLag) {
-      // dV, dK of this step complete: Q and dO of the stage are no longer read (LSE and D were
-      // read before the barrier above), and P^T, dS^T's registers are free for the next step.
+      // dK of this step complete (dV already): Q and dO of the stage are no longer read (LSE
+      // and D were read before the barrier above), and dS^T's registers are free.
       wgmma_wait<0>();
-      reg_fence(acc_dv);
       reg_fence(acc_dk);
+      reg_fence(dsa);
       if (tid == 0) mbar_arrive(q_empty + st);
       prev_h = h;
       prev_m0 = m0;
@@ -513,6 +520,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       wgmma_wait<1>();
       reg_fence(acc_dv);
       reg_fence(acc_dk);
+      reg_fence(pa);
+      reg_fence(dsa);
       if (tid == 0) mbar_arrive(q_empty + st);
       wgmma_wait<0>();
       reg_fence(acc_dq);

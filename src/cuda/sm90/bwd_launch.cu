@@ -24,7 +24,7 @@ void launch_bwd90(const void* params, void* stream);  // src/cuda/sm90/bwd_launc
 namespace {
 
 // Shared memory of the largest of the entry's kernels (with and without the dQ variant; 64 and,
-// at tier 64, 128 queries a step).
+// at tier 64 without a score modifier, 128 queries a step).
 template <int kD>
 constexpr int Bwd90Max = std::max({Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
                                    kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
@@ -59,17 +59,18 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (128-row boxes, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 128 at head_dim tier 64 (twice the GEMM work per synchronization of the
-// consumer warpgroups; session 7 measured it 7-10% faster than 64-query steps since the consumer
-// loop's rewrite, bench/NOTES.md), 64 at tier 128 (registers). FLASHATTN_SM90_BWD_BLOCK_M=64 takes
-// 64 at tier 64 too.
+// Queries per step: 128 at head_dim tier 64 without a score modifier (twice the GEMM work per
+// synchronization of the consumer warpgroups; session 7 measured it 7-10% faster than 64-query
+// steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers: tier 128, and a
+// score modifier's kernel, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
+// takes 64 at tier 64 too.
 void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
   BwdParams90 P;
   P.bp = bp;
   const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
-  P.block_m = p.head_dim <= 64 && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
+  P.block_m = p.head_dim <= 64 && !bp.fwd.has_score_mod && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;

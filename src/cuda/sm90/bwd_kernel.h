@@ -186,10 +186,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
-          mbar_wait_idle(dq_full + bi, (s / C::kBuffersdQ) & 1);
           // Deterministic: key blocks add into a query block in decreasing order (the sm80
           // kernel's semaphores, one per (batch, query head, 64-row query block)): wait until the
-          // blocks after this one, up to the last that reaches the query block, have added theirs.
+          // blocks after this one, up to the last that reaches the query block, have added theirs
+          // - before the consumers' dQ is ready, so that the poll's latency hides behind their step.
           int32_t* sem = nullptr;
           if (bp.deterministic) {
             int k_lo, k_hi;
@@ -197,16 +197,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             const int expected = (k_hi - 1) / kBlockN - n_block;
             sem = bp.semaphore + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
             if (lane == 0) {
-              // Bounded: a count the walk never reaches (a bug) traps instead of hanging.
+              // Bounded: a count the walk never reaches (a bug) traps instead of hanging. The
+              // sleep leaves the issue slots to the consumer warp beside this one.
               const long long t0 = clock64();
-              while (*reinterpret_cast<volatile int32_t*>(sem) != expected)
+              while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
                 if (clock64() - t0 > (1ll << 36)) __trap();
+                __nanosleep(32);
+              }
               __threadfence();  // acquire: the earlier blocks' reductions happen before ours
             }
             __syncwarp();
             __threadfence();
             fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
           }
+          mbar_wait_idle(dq_full + bi, (s / C::kBuffersdQ) & 1);
           if (P.dq_tensor) {
             if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
           } else {
@@ -220,6 +224,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             }
           }
           bulk_commit();
+          bulk_wait_read();  // the buffer may be rewritten
+          mbar_arrive(dq_empty + bi);
           if (bp.deterministic) {
             // Every lane's reductions complete (not only their reads), then the next block's turn.
             bulk_wait();
@@ -229,10 +235,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               __threadfence();
               atomicAdd(sem, 1);
             }
-          } else {
-            bulk_wait_read();  // the buffer may be rewritten
           }
-          mbar_arrive(dq_empty + bi);
         }
         bulk_wait();  // the reductions done before the CTA exits
       }

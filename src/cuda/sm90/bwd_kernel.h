@@ -13,8 +13,10 @@
 // Q, dO into a two-stage ring; warp 1 copies LSE (in log2 units) and D of the stage), warpgroups
 // 1 and 2 consume, each owning 64 of the 128 keys for S^T, dP^T, dK, dV; for dQ each owns half
 // of head_dim over all 128 keys, so a dQ element gets one reduction per key block.
-// Invariants: a ring stage is refilled only after both consumers arrived on its empty barrier,
-// which they do once the last GEMM reading its Q and dO has completed; dS buffer s % 2 is
+// Invariants: a ring stage is refilled only after every consumer thread arrived on its empty
+// barrier, which each does once its reads of LSE and D and the last GEMM reading its Q and dO
+// have completed (one arrival per thread, not one per warpgroup after the dS barrier: racecheck
+// does not follow the ordering through the named barrier); dS buffer s % 2 is
 // rewritten at step s only after both consumers passed the dS barrier of step s - 1, which each
 // reaches after its dQ GEMM of step s - 2 (the buffer's last reader) has completed.
 // dQ variant (C::kDqSmem, FLASHATTN_SM90_BWD_DQ_TMA=1; FlashAttention-3's scheme): the consumers
@@ -105,7 +107,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mbar_init(kv_full, 1);
     for (int s = 0; s < kStages; ++s) {
       mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
-      mbar_init(q_empty + s, 2);      // one arrival per consumer warpgroup
+      mbar_init(q_empty + s, 256);    // every consumer thread, after its own last read of the stage
     }
     for (int i = 0; i < C::kBuffersdQ; ++i) {
       mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
@@ -507,12 +509,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     named_bar_sync(kBarDs, 256);
 
     if constexpr (kLag) {
-      // dK of this step complete (dV already): Q and dO of the stage are no longer read (LSE
-      // and D were read before the barrier above), and dS^T's registers are free.
+      // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
+      // LSE and D, read above), and dS^T's registers are free.
       wgmma_wait<0>();
       reg_fence(acc_dk);
       reg_fence(dsa);
-      if (tid == 0) mbar_arrive(q_empty + st);
+      mbar_arrive(q_empty + st);
       prev_h = h;
       prev_m0 = m0;
       prev_rows = rows;
@@ -525,7 +527,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       reg_fence(acc_dk);
       reg_fence(pa);
       reg_fence(dsa);
-      if (tid == 0) mbar_arrive(q_empty + st);
+      mbar_arrive(q_empty + st);
       wgmma_wait<0>();
       reg_fence(acc_dq);
       store_dq(s, acc_dq, h, m0, rows);

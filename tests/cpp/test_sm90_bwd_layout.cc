@@ -16,10 +16,12 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "cuda/sm90/bwd_config.h"
 #include "cuda/sm90/desc.h"
+#include "semantics/dropout.h"
 #include "sm90_layout_model.h"
 
 namespace flashattn::test {
@@ -145,14 +147,18 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
                        d == 64 ? Bwd90Config<64>::kOffQ : Bwd90Config<128>::kOffQ,
                        d == 64 ? Bwd90Config<64>::kOffdO : Bwd90Config<128>::kOffdO,
                        d == 64 ? Bwd90Config<64>::kOffdS : Bwd90Config<128>::kOffdS,
+                       d == 64 ? Bwd90Config<64>::kOffKeep : Bwd90Config<128>::kOffKeep,
                        d == 64 ? Bwd90Config<64>::kOffLse : Bwd90Config<128>::kOffLse,
                        d == 64 ? Bwd90Config<64>::kOffDsum : Bwd90Config<128>::kOffDsum,
                        d == 64 ? Bwd90Config<64>::kOffBar : Bwd90Config<128>::kOffBar};
-    for (int i = 1; i < 8; ++i) EXPECT_LT(off[i - 1], off[i]) << "region " << i << " tier " << d;
+    for (int i = 1; i < 9; ++i) EXPECT_LT(off[i - 1], off[i]) << "region " << i << " tier " << d;
   }
   EXPECT_EQ(Bwd90Config<128>::kOffV - Bwd90Config<128>::kOffK, 2 * 128 * 128);
   EXPECT_EQ(Bwd90Config<128>::kOffdS - Bwd90Config<128>::kOffdO, 2 * 2 * 64 * 128);
-  EXPECT_EQ(Bwd90Config<128>::kOffLse - Bwd90Config<128>::kOffdS, 2 * 64 * 128 * 2);  // two 64 x 128 dS buffers
+  EXPECT_EQ(Bwd90Config<128>::kOffKeep - Bwd90Config<128>::kOffdS, 2 * 64 * 128 * 2);  // two 64 x 128 dS buffers
+  EXPECT_EQ(Bwd90Config<128>::kOffLse - Bwd90Config<128>::kOffKeep, 2 * 2 * 64 * 2 * 4);  // keep bits
+  EXPECT_LE((Bwd90Config<128, true>::kSmemBytes), 232448);
+  EXPECT_EQ((Bwd90Config<128, true>::kBuffersdQ), 1);
   EXPECT_EQ(Bwd90Config<64>::kDQ * 2, 64);
   EXPECT_EQ(Bwd90Config<128>::kDQ * 2, 128);
   EXPECT_LE(Bwd90Config<64>::kSmemBytes, 232448);
@@ -264,6 +270,56 @@ void check_ds_stmatrix() {
             ++hit[query * 64 + key];
           }
   for (int x : hit) EXPECT_EQ(x, 1);
+}
+
+// Dropout's keep bits in the kernel with extras (64-query steps): warp w of a consumer warpgroup
+// draws Dropout::keep_bits32 of query m0 + (w / 2) * 32 + lane over the 32 keys (w % 2) * 32 ..
+// of the warpgroup's 64, the warp's ballots transpose them (ballot c: bit l = lane l's bit c, kept
+// by lane c), lane c stores its word at keep_word(key, w / 2); a consumer thread then reads the
+// words of its keys kr0, kr0 + 8 and tests bit (g % 4) * 8 + 2 tq + e % 2 of word g / 4 for its
+// element (key kr0 + 8 (e / 2), query 8 g + 2 tq + e % 2). Checked against Dropout::keep for every
+// element of both warpgroups, on steps and key blocks away from the origin.
+TEST(Sm90BwdLayout, DropoutKeepBits) {
+  using C = Bwd90Config<128>;
+  static_assert(C::kBlockM == 64, "the kernel with extras: 64-query steps");
+  const semantics::Dropout drop = semantics::make_dropout(0.3, 0x1234abcd9876ull, 77);
+  for (const auto& [bh, m0, n0] : std::vector<std::tuple<uint64_t, int, int>>{{0, 0, 0}, {5, 192, 384}, {37, 960, 1664}}) {
+    for (int cw = 0; cw < 2; ++cw) {
+      const int key0 = cw * 64;
+      std::vector<uint32_t> words(C::kKeepWordsWG, 0xdeadbeefu);
+      std::vector<int> written(C::kKeepWordsWG, 0);
+      for (int warp = 0; warp < 4; ++warp) {
+        const int kg = warp % 2, qh = warp / 2;
+        uint32_t bits[32];
+        for (int lane = 0; lane < 32; ++lane) bits[lane] = drop.keep_bits32(bh, m0 + qh * 32 + lane, n0 + key0 + kg * 32);
+        for (int c = 0; c < 32; ++c) {
+          uint32_t ballot = 0;
+          for (int l = 0; l < 32; ++l) ballot |= ((bits[l] >> c) & 1u) << l;
+          const int w = C::keep_word(kg * 32 + c, qh);  // lane c keeps ballot c
+          ASSERT_LT(w, C::kKeepWordsWG);
+          words[w] = ballot;
+          ++written[w];
+        }
+      }
+      for (int n : written) EXPECT_EQ(n, 1);
+      int bad = 0, dropped = 0;
+      for (int warp = 0; warp < 4; ++warp)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int gr = lane / 4, tq = lane % 4, kr0 = warp * 16 + gr;
+          for (int g = 0; g < C::kBlockM / 8; ++g)
+            for (int e = 0; e < 4; ++e) {
+              const int hf = e / 2, qoff = g * 8 + (e % 2);
+              const uint32_t word = words[C::keep_word(kr0 + 8 * hf, g / 4)];
+              const bool kept = (word >> ((g % 4) * 8 + qoff % 8 + 2 * tq)) & 1u;
+              const int query = m0 + g * 8 + 2 * tq + e % 2, key = n0 + key0 + kr0 + 8 * hf;
+              bad += kept != drop.keep(bh, query, key);
+              dropped += !kept;
+            }
+        }
+      EXPECT_EQ(bad, 0) << "bh " << bh << " m0 " << m0 << " n0 " << n0 << " warpgroup " << cw;
+      EXPECT_GT(dropped, 64 * 64 / 5);  // p = 0.3: about 1229 of 4096
+    }
+  }
 }
 
 TEST(Sm90BwdLayout, DsStmatrixStore) {

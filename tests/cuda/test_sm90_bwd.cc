@@ -1,8 +1,9 @@
 // The sm90 (Hopper) backward (default for head_dim 33-128; the tests force it with
 // FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
 // dtypes, head_dim tiers 64 and 128 (padded head_dims included), odd and unequal sequence
-// lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen) and the
-// ones it leaves to the sm80 path (dropout, deterministic); for both dQ schemes
+// lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen,
+// deterministic; dropout when FLASHATTN_SM90_BWD_DROPOUT=1) and the ones it leaves to the sm80
+// path by default or on request (dropout; deterministic with FLASHATTN_SM90_BWD_DETERMINISTIC=0); for both dQ schemes
 // (FLASHATTN_SM90_BWD_DQ_TMA=0: red.global from the consumers; 1, the default: shared memory and
 // bulk reductions). Every result is checked against the
 // double-precision reference with the tolerance rule (check_backward_results). Skips with a
@@ -234,6 +235,44 @@ TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
     backward_agree(
         d, uint64_t(d) + 5151, "cuda-sm90", [](auto&& run) { with_red_global([&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",
         [](auto&& run) { with_dq_tma([&] { with_sm90_bwd(true, run); }); });
+}
+
+// Dropout through the sm90 backward (FLASHATTN_SM90_BWD_DROPOUT=1; the default sends it to the
+// sm80 path): every option with dropout 0.17 on top (softcap, ALiBi, windows, MQA, GQA, large
+// logits, varlen), both dQ schemes, both tiers; odd lengths of the grid, causal and not; and
+// deterministic. The reference draws the same keep bits (src/semantics/dropout.h).
+TEST(Sm90Bwd, Dropout) {
+  REQUIRE_SM90_BWD();
+  with_env("FLASHATTN_SM90_BWD_DROPOUT", "1", [&] {
+    for (int d : {64, 128}) {
+      std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
+      for (Spec& x : specs) {
+        const int i = int(&x - specs.data());
+        x.seed = uint64_t(d) * 53 + uint64_t(i);
+        x.dropout = 0.17f;
+        if (i % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+        else check_backward_sm90(x, "cuda-sm90");
+      }
+    }
+    for (GridParam g : bwd_grid())
+      if (g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) {
+        Spec x = grid_spec(g, 9);
+        x.dropout = 0.3f;
+        check_backward_sm90(x, "cuda-sm90");
+      }
+    Spec x;
+    x.dtype = DType::BFloat16;
+    x.head_dim = 128;
+    x.seqlen_q = 333;
+    x.seqlen_k = 517;
+    x.heads = 4;
+    x.heads_kv = 2;
+    x.causal = true;
+    x.dropout = 0.1f;
+    x.deterministic = true;
+    x.backend = Backend::Cuda;
+    check_backward_sm90(x, "cuda-sm90");
+  });
 }
 
 // Head_dim 64 in 64-query steps (FLASHATTN_SM90_BWD_BLOCK_M=64; the default there is 128, which

@@ -52,9 +52,17 @@ struct Bwd90Config {
   static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
   static constexpr int kBytesdQ = kBlockM * kRowdQ;
   static constexpr int kOffdQ = kOffdS + kBuffersdS * kBytesdS;
-  static constexpr int kTail = 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
+  // Dropout's keep bits of a step (bwd_kernel.h, the kernel with extras): per consumer warpgroup
+  // one 32-bit word per (key of its 64, 32 queries of the step), bit q % 32 for query q, word
+  // keep_word(key, q / 32); two buffers, used by alternate steps (the dS barrier of the step
+  // between orders a buffer's reads before its next writes).
+  static constexpr int kKeepWordsWG = 64 * (kBlockM / 32);
+  static constexpr int kBytesKeep = 2 * 2 * kKeepWordsWG * 4;
+  static FA_HD int keep_word(int key, int qw) { return key * (kBlockM / 32) + qw; }
+  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ = !kDqSmem ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
-  static constexpr int kOffLse = kOffdQ + kBuffersdQ * kBytesdQ;  // kStages x kBlockM floats (log2 units)
+  static constexpr int kOffKeep = kOffdQ + kBuffersdQ * kBytesdQ;
+  static constexpr int kOffLse = kOffKeep + kBytesKeep;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;
   static constexpr int kOffBar = kOffDsum + kStages * kBlockM * 4;
   // Barriers: K/V full; Q/dO full and empty per stage; dQ full and empty per dQ buffer; +1024:

@@ -55,9 +55,11 @@ struct BwdParams90 {
   CUtensorMap tma_dq{};
 };
 
-// kExtras: a score modifier (softcap, ALiBi) may be on. Dropout never reaches this kernel.
+// kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
 template <typename T, typename C, bool kExtras>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
+  static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers; dropout's "
+                                              "keep bits: a warp per 32 keys x 32 queries)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
   constexpr int kNKV = kD / 2;      // dK, dV floats a thread (m64 x kD / 128)
@@ -267,6 +269,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
   // __syncthreads; the kernel uses no other).
   constexpr int kBarDs = 1;
+  // Named barrier of one consumer warpgroup (128 threads): dropout's keep bits of the step stored
+  // (ids 2 and 3).
+  constexpr int kBarKeep = 2;
 
   float acc_dk[kNKV], acc_dv[kNKV];
 #pragma unroll
@@ -361,9 +366,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // at once; dP^T is issued once dV has completed (P^T's fragments are free), so d128 fits in
   // 240. Step 0 issues a dQ product too, of the other dS buffer (not yet written; the result is
   // discarded): a conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
-  // A score modifier (kExtras): d(score)/d(dot) needs the dot, which P^T overwrites (keeping it
-  // would cost kNS registers): S^T and dP^T are issued together and both waited, dS^T comes with
-  // P^T, and dQ(s) follows its dS directly and is stored at the end of the step.
+  // A score modifier or dropout (kExtras): d(score)/d(dot) needs the dot, which P^T overwrites
+  // (keeping it would cost kNS registers): S^T and dP^T are issued together and both waited, dS^T
+  // comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the step.
   constexpr bool kLag = !kExtras;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
@@ -406,6 +411,38 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         qspan[hf] = uint32_t(hi - lo);
       }
     }
+    // Dropout (kExtras; the kernel with plain scores never sees it): the keep bits of this
+    // warpgroup's 64 keys x 64 queries, drawn while S^T and dP^T run. Warp w draws, per lane, the
+    // 32 keys kg * 32 .. + 31 (kg = w % 2) of query m0 + qh * 32 + lane (qh = w / 2): one
+    // Dropout::keep_bits32, four Philox calls, as the forward draws them (one call per 8 of an
+    // element row's columns, no waste); 32 ballots transpose the warp's 32 x 32 bits so that
+    // lane c holds key kg * 32 + c's word over the 32 queries; through shared memory each thread
+    // then takes the words of its keys kr0 and kr0 + 8. Off: every bit set, keep_scale 1 (exact).
+    uint32_t keep[2][kBlockM / 32];
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+      for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
+    if constexpr (kExtras) {
+      if (p.dropout.enabled()) {
+        uint32_t* sKeep = reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + ((s & 1) * 2 + cw) * C::kKeepWordsWG;
+        const int kg = warp % 2, qh = warp / 2;
+        const uint32_t bits =
+            p.dropout.keep_bits32(uint64_t(b) * p.num_heads + h, m0 + qh * 32 + lane, n0 + key0 + kg * 32);
+        uint32_t mine = 0;
+#pragma unroll
+        for (int c = 0; c < 32; ++c) {
+          const uint32_t word = __ballot_sync(0xffffffffu, (bits >> c) & 1u);
+          if (lane == c) mine = word;
+        }
+        sKeep[C::keep_word(kg * 32 + lane, qh)] = mine;
+        named_bar_sync(kBarKeep + cw, 128);
+#pragma unroll
+        for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+          for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = sKeep[C::keep_word(kr0 + 8 * hf, qw)];
+      }
+    }
     // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
     // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs,
     // kExtras after the wait, for registers.)
@@ -440,7 +477,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
         if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
         acc_s[j] = pr;
-        if constexpr (kExtras) acc_dp[j] = pr * (acc_dp[j] - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
+        if constexpr (kExtras) {
+          // Dropout (as the sm80 backward): dV takes P dropped and scaled, dS = P (dP dropped and
+          // scaled - D) d(score)/d(dot).
+          const bool kept = (keep[hf][g / 4] >> ((g % 4) * 8 + qoff % 8 + 2 * tq)) & 1u;
+          const float ks = p.dropout.keep_scale;
+          acc_s[j] = kept ? pr * ks : 0.0f;
+          const float dpv = kept ? acc_dp[j] * ks : 0.0f;
+          acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
+        }
       }
     }
 

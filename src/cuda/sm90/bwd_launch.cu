@@ -59,10 +59,10 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (128-row boxes, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 128 at head_dim tier 64 without a score modifier (twice the GEMM work per
-// synchronization of the consumer warpgroups; session 7 measured it 7-10% faster than 64-query
-// steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers: tier 128, and a
-// score modifier's kernel, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
+// Queries per step: 128 at head_dim tier 64 without extras (a score modifier, dropout; twice the
+// GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
+// than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
+// tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
 // takes 64 at tier 64 too.
 void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
@@ -70,7 +70,8 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   BwdParams90 P;
   P.bp = bp;
   const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
-  P.block_m = p.head_dim <= 64 && !bp.fwd.has_score_mod && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
+  const bool extras = bp.fwd.has_score_mod || bp.fwd.dropout.enabled();
+  P.block_m = p.head_dim <= 64 && !extras && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
@@ -119,12 +120,14 @@ bool sm90_bwd_enabled(const Problem& p) {
 }
 
 bool sm90_bwd_eligible(const Problem& p) {
-  // No dropout (the sm80 path). Deterministic: here too (the dQ writer warp adds in key-block
+  // Dropout: FLASHATTN_SM90_BWD_DROPOUT=1 only (session 7, offline: not yet run on a GPU), else
+  // the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
   // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
   // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path. No query or key rows at all:
   // the sm80 path too (a tensor map cannot have an extent of 0).
   const bool det_ok = !p.deterministic || sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true);
-  return sm90_eligible(p) && p.head_dim == p.head_dim_v && !p.dropout.enabled() && det_ok &&
+  const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", false);
+  return sm90_eligible(p) && p.head_dim == p.head_dim_v && dropout_ok && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&
          sm90::tma_ok(p.dk) && sm90::tma_ok(p.dv);
 }

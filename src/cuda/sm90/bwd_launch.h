@@ -29,19 +29,22 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
+// The kernel with extras: a score modifier or dropout.
+inline bool bwd90_extras(const BwdParams90& P) { return P.bp.fwd.has_score_mod || P.bp.fwd.dropout.enabled(); }
+
 template <typename T, int kD, int kBlockM>
 void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   if constexpr (kBlockM == 128) {
-    // 128-query steps: plain scores only (a score modifier's kernel would not fit the registers).
-    if (P.bp.fwd.has_score_mod)
-      throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
+    // 128-query steps: plain scores only (the kernel with extras would not fit the registers).
+    if (bwd90_extras(P))
+      throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier or dropout");
     if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
   } else if (P.dq_smem) {
-    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
+    if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
   } else {
-    if (P.bp.fwd.has_score_mod) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+    if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
   }
 }

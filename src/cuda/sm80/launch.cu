@@ -123,54 +123,121 @@ __device__ __forceinline__ void split_row(const FwdParams& p, int64_t r, int64_t
   }
 }
 
-// D[r, h] = sum_c dO[r, h, c] * O[r, h, c]: one warp per (row, head).
-template <typename T>
-__global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t rows) {
-  const FwdParams& p = bp.fwd;
-  const int64_t w = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  const int lane = threadIdx.x % 32;
-  if (w >= rows * p.num_heads) return;
-  const int64_t r = w / p.num_heads;
-  const int h = int(w % p.num_heads);
-  int64_t b, i;
-  split_row(p, r, &b, &i);
-  const T* o = static_cast<const T*>(p.out.data) + b * p.out.batch_stride + i * p.out.row_stride + h * p.out.head_stride;
-  const T* d = static_cast<const T*>(bp.dout.data) + b * bp.dout.batch_stride + i * bp.dout.row_stride +
-               h * bp.dout.head_stride;
-  float sum = 0.0f;
-  for (int c = lane; c < p.head_dim_v; c += 32) sum += prim::to_float(o[c]) * prim::to_float(d[c]);
-  for (int s = 16; s > 0; s /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, s);
-  if (lane == 0) bp.dsum[w] = sum;
+// The auxiliary kernels' thread space: (row, head, chunk of 8 columns), chunks fastest, kChunks
+// (a power of two <= 32) threads per (row, head). Each thread divides once, in 32 bits when the
+// (row, head) count fits (the old kernels' three 64-bit divisions an element, ~70 instructions
+// each, made them cost more than the memory they move).
+struct AuxIndex {
+  int64_t r = 0, b = 0, i = 0;  // global row, its sequence and row within it
+  int h = 0, c0 = 0;            // head, first column of the chunk
+};
+__device__ __forceinline__ bool aux_index(const FwdParams& p, int64_t t, int log2_chunks, int64_t rows, AuxIndex* x) {
+  const int64_t rh = t >> log2_chunks;
+  x->c0 = int(t & ((1 << log2_chunks) - 1)) * 8;
+  if (rh >= rows * p.num_heads) return false;
+  if (rows * p.num_heads < (int64_t(1) << 31)) {
+    const uint32_t rh32 = uint32_t(rh), heads = uint32_t(p.num_heads);
+    x->r = rh32 / heads;
+    x->h = int(rh32 - uint32_t(x->r) * heads);
+    if (p.cu_seqlens_q != nullptr) {
+      x->b = 0;
+      x->i = x->r;
+    } else {
+      x->b = uint32_t(x->r) / uint32_t(p.seqlen_q);
+      x->i = x->r - x->b * p.seqlen_q;
+    }
+  } else {
+    x->r = rh / p.num_heads;
+    x->h = int(rh % p.num_heads);
+    split_row(p, x->r, &x->b, &x->i);
+  }
+  return true;
 }
 
-// dq = dq_accum rounded to T, head_dim columns of each (row, head).
+// log2 of the threads per (row, head): columns / 8 rounded up to a power of two, at most a warp
+// (validate.cc: head_dim <= 256), so the shuffle sums stay inside one.
+inline int aux_log2_chunks(int cols) {
+  int l = 0;
+  while ((8 << l) < cols) ++l;
+  if (l > 5) throw CudaError("flashattn: internal error: head_dim " + std::to_string(cols) + " past 256");
+  return l;
+}
+
+// D[r, h] = sum_c dO[r, h, c] * O[r, h, c]: 8 columns a thread (one 16-byte load of each when
+// the rows are aligned), then a shuffle sum over the (row, head)'s threads.
 template <typename T>
-__global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows) {
+__global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks) {
   const FwdParams& p = bp.fwd;
-  const int64_t n = rows * p.num_heads * p.head_dim;
-  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < n; idx += int64_t(gridDim.x) * blockDim.x) {
-    const int c = int(idx % p.head_dim);
-    const int64_t rh = idx / p.head_dim;
-    const int h = int(rh % p.num_heads);
-    int64_t b, i;
-    split_row(p, rh / p.num_heads, &b, &i);
-    T* dq = static_cast<T*>(bp.dq.data) + b * bp.dq.batch_stride + i * bp.dq.row_stride + h * bp.dq.head_stride;
-    dq[c] = prim::from_float<T>(bp.dq_accum[rh * bp.dq_accum_dim + c]);
+  AuxIndex x;
+  const bool active = aux_index(p, int64_t(blockIdx.x) * blockDim.x + threadIdx.x, log2_chunks, rows, &x);
+  float sum = 0.0f;
+  if (active) {
+    const T* o = static_cast<const T*>(p.out.data) + x.b * p.out.batch_stride + x.i * p.out.row_stride +
+                 x.h * p.out.head_stride + x.c0;
+    const T* d = static_cast<const T*>(bp.dout.data) + x.b * bp.dout.batch_stride + x.i * bp.dout.row_stride +
+                 x.h * bp.dout.head_stride + x.c0;
+    if (p.aligned) {  // rows 16-byte aligned, head_dim_v a multiple of 8
+      if (x.c0 < p.head_dim_v) {
+        const uint4 ov = *reinterpret_cast<const uint4*>(o), dv = *reinterpret_cast<const uint4*>(d);
+        const T* oe = reinterpret_cast<const T*>(&ov);
+        const T* de = reinterpret_cast<const T*>(&dv);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) sum += prim::to_float(oe[e]) * prim::to_float(de[e]);
+      }
+    } else {
+#pragma unroll
+      for (int e = 0; e < 8; ++e)
+        if (x.c0 + e < p.head_dim_v) sum += prim::to_float(o[e]) * prim::to_float(d[e]);
+    }
+  }
+  // Every lane takes part (the chunks of a (row, head) are 2^log2_chunks adjacent lanes).
+  for (int s = 1; s < (1 << log2_chunks); s *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, s);
+  if (active && x.c0 == 0) bp.dsum[x.r * p.num_heads + x.h] = sum;
+}
+
+// dq = dq_accum rounded to T, head_dim columns of each (row, head): 8 columns a thread (two
+// 16-byte loads; one 16-byte store when dq's rows are aligned).
+template <typename T>
+__global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool dq_vec) {
+  const FwdParams& p = bp.fwd;
+  AuxIndex x;
+  if (!aux_index(p, int64_t(blockIdx.x) * blockDim.x + threadIdx.x, log2_chunks, rows, &x) || x.c0 >= p.head_dim)
+    return;
+  // dq_accum rows: dq_accum_dim (a multiple of 8) floats from a 256-byte aligned workspace.
+  const float* acc = bp.dq_accum + (x.r * p.num_heads + x.h) * int64_t(bp.dq_accum_dim) + x.c0;
+  const float4 lo = *reinterpret_cast<const float4*>(acc), hi = *reinterpret_cast<const float4*>(acc + 4);
+  const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  T* dq = static_cast<T*>(bp.dq.data) + x.b * bp.dq.batch_stride + x.i * bp.dq.row_stride + x.h * bp.dq.head_stride +
+          x.c0;
+  if (dq_vec) {  // dq's rows 16-byte aligned, head_dim a multiple of 8
+    uint4 out;
+    out.x = prim::pack2(v[0], v[1], T());
+    out.y = prim::pack2(v[2], v[3], T());
+    out.z = prim::pack2(v[4], v[5], T());
+    out.w = prim::pack2(v[6], v[7], T());
+    *reinterpret_cast<uint4*>(dq) = out;
+  } else {
+#pragma unroll
+    for (int e = 0; e < 8; ++e)
+      if (x.c0 + e < p.head_dim) dq[e] = prim::from_float<T>(v[e]);
   }
 }
 
 template <typename T>
-void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t rows, cudaStream_t stream) {
+void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t rows, bool dq_vec, cudaStream_t stream) {
   if (rows > 0) {
-    const int64_t warps = rows * bp.fwd.num_heads;
-    bwd_dsum_kernel<T><<<unsigned((warps * 32 + 255) / 256), 256, 0, stream>>>(bp, rows);
+    const int l = aux_log2_chunks(bp.fwd.head_dim_v);
+    const int64_t blocks = ((rows * bp.fwd.num_heads << l) + 255) / 256;
+    check_grid(blocks);
+    bwd_dsum_kernel<T><<<unsigned(blocks), 256, 0, stream>>>(bp, rows, l);
     check(cudaGetLastError(), "launch bwd_dsum_kernel");
   }
   if (bp.fwd.seqlen_k > 0) main(bp, user, stream);
   if (rows > 0) {
-    const int64_t n = rows * bp.fwd.num_heads * bp.fwd.head_dim;
-    const int64_t blocks = std::min<int64_t>((n + 255) / 256, 1 << 20);
-    bwd_convert_dq_kernel<T><<<unsigned(blocks), 256, 0, stream>>>(bp, rows);
+    const int l = aux_log2_chunks(bp.fwd.head_dim);
+    const int64_t blocks = ((rows * bp.fwd.num_heads << l) + 255) / 256;
+    check_grid(blocks);
+    bwd_convert_dq_kernel<T><<<unsigned(blocks), 256, 0, stream>>>(bp, rows, l, dq_vec);
     check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
   }
 }
@@ -205,8 +272,9 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
   if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
 
-  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, main, user, rows, stream);
-  else run_backward_aux<__nv_bfloat16>(bp, main, user, rows, stream);
+  const bool dq_vec = aligned16(p.dq) && p.head_dim % 8 == 0;
+  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, main, user, rows, dq_vec, stream);
+  else run_backward_aux<__nv_bfloat16>(bp, main, user, rows, dq_vec, stream);
 }
 
 }  // namespace sm80

@@ -123,8 +123,8 @@ __device__ __forceinline__ void split_row(const FwdParams& p, int64_t r, int64_t
   }
 }
 
-// The auxiliary kernels' thread space: (row, head, chunk of 8 columns), chunks fastest, kChunks
-// (a power of two <= 32) threads per (row, head). Each thread divides once, in 32 bits when the
+// The auxiliary kernels' thread space: (row, head, chunk of 8 columns), chunks fastest,
+// 2^log2_chunks (<= 32) threads per (row, head). Each thread divides once, in 32 bits when the
 // (row, head) count fits (the old kernels' three 64-bit divisions an element, ~70 instructions
 // each, made them cost more than the memory they move).
 struct AuxIndex {
@@ -166,7 +166,7 @@ inline int aux_log2_chunks(int cols) {
 // D[r, h] = sum_c dO[r, h, c] * O[r, h, c]: 8 columns a thread (one 16-byte load of each when
 // the rows are aligned), then a shuffle sum over the (row, head)'s threads.
 template <typename T>
-__global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks) {
+__global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool vec) {
   const FwdParams& p = bp.fwd;
   AuxIndex x;
   const bool active = aux_index(p, int64_t(blockIdx.x) * blockDim.x + threadIdx.x, log2_chunks, rows, &x);
@@ -176,7 +176,7 @@ __global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t ro
                  x.h * p.out.head_stride + x.c0;
     const T* d = static_cast<const T*>(bp.dout.data) + x.b * bp.dout.batch_stride + x.i * bp.dout.row_stride +
                  x.h * bp.dout.head_stride + x.c0;
-    if (p.aligned) {  // rows 16-byte aligned, head_dim_v a multiple of 8
+    if (vec) {  // out's and dout's rows 16-byte aligned, head_dim_v a multiple of 8
       if (x.c0 < p.head_dim_v) {
         const uint4 ov = *reinterpret_cast<const uint4*>(o), dv = *reinterpret_cast<const uint4*>(d);
         const T* oe = reinterpret_cast<const T*>(&ov);
@@ -224,20 +224,21 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
 }
 
 template <typename T>
-void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t rows, bool dq_vec, cudaStream_t stream) {
+void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t rows, bool dsum_vec, bool dq_vec,
+                      cudaStream_t stream) {
+  // Both grids checked before the first launch: an error never leaves part of the work queued.
+  const int l_dsum = aux_log2_chunks(bp.fwd.head_dim_v), l_dq = aux_log2_chunks(bp.fwd.head_dim);
+  const int64_t blocks_dsum = ((rows * bp.fwd.num_heads << l_dsum) + 255) / 256;
+  const int64_t blocks_dq = ((rows * bp.fwd.num_heads << l_dq) + 255) / 256;
+  check_grid(blocks_dsum);
+  check_grid(blocks_dq);
   if (rows > 0) {
-    const int l = aux_log2_chunks(bp.fwd.head_dim_v);
-    const int64_t blocks = ((rows * bp.fwd.num_heads << l) + 255) / 256;
-    check_grid(blocks);
-    bwd_dsum_kernel<T><<<unsigned(blocks), 256, 0, stream>>>(bp, rows, l);
+    bwd_dsum_kernel<T><<<unsigned(blocks_dsum), 256, 0, stream>>>(bp, rows, l_dsum, dsum_vec);
     check(cudaGetLastError(), "launch bwd_dsum_kernel");
   }
   if (bp.fwd.seqlen_k > 0) main(bp, user, stream);
   if (rows > 0) {
-    const int l = aux_log2_chunks(bp.fwd.head_dim);
-    const int64_t blocks = ((rows * bp.fwd.num_heads << l) + 255) / 256;
-    check_grid(blocks);
-    bwd_convert_dq_kernel<T><<<unsigned(blocks), 256, 0, stream>>>(bp, rows, l, dq_vec);
+    bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec);
     check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
   }
 }
@@ -272,9 +273,10 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
   if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
 
+  const bool dsum_vec = aligned16(p.out) && aligned16(p.dout) && p.head_dim_v % 8 == 0;
   const bool dq_vec = aligned16(p.dq) && p.head_dim % 8 == 0;
-  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, main, user, rows, dq_vec, stream);
-  else run_backward_aux<__nv_bfloat16>(bp, main, user, rows, dq_vec, stream);
+  if (p.dtype == DType::Float16) run_backward_aux<__half>(bp, main, user, rows, dsum_vec, dq_vec, stream);
+  else run_backward_aux<__nv_bfloat16>(bp, main, user, rows, dsum_vec, dq_vec, stream);
 }
 
 }  // namespace sm80

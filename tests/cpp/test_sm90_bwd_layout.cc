@@ -159,6 +159,18 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   EXPECT_EQ(Bwd90Config<128>::kOffLse - Bwd90Config<128>::kOffKeep, 2 * 2 * 64 * 2 * 4);  // keep bits
   EXPECT_LE((Bwd90Config<128, true>::kSmemBytes), 232448);
   EXPECT_EQ((Bwd90Config<128, true>::kBuffersdQ), 1);
+  // The dQ variant's regions: dS, the dQ buffer(s), the keep bits (none at 128-query steps), LSE.
+  EXPECT_EQ((Bwd90Config<128, true>::kOffdQ), (Bwd90Config<128, true>::kOffdS + 2 * Bwd90Config<128, true>::kBytesdS));
+  EXPECT_EQ((Bwd90Config<128, true>::kOffKeep), (Bwd90Config<128, true>::kOffdQ + Bwd90Config<128, true>::kBytesdQ));
+  EXPECT_EQ((Bwd90Config<128, true>::kOffLse), (Bwd90Config<128, true>::kOffKeep + Bwd90Config<128, true>::kBytesKeep));
+  EXPECT_EQ((Bwd90Config<64, true>::kOffKeep), (Bwd90Config<64, true>::kOffdQ + 2 * Bwd90Config<64, true>::kBytesdQ));
+  EXPECT_EQ((Bwd90Config<64, true, 128>::kBytesKeep), 0);
+  // Keep words: both buffers of both warpgroups, each a bijection of (64 keys, 2 query words).
+  std::vector<int> words(Bwd90Config<128>::kKeepWordsWG, 0);
+  for (int key = 0; key < 64; ++key)
+    for (int qw = 0; qw < 2; ++qw) ++words.at(Bwd90Config<128>::keep_word(key, qw));
+  for (int n : words) EXPECT_EQ(n, 1);
+  EXPECT_EQ(Bwd90Config<128>::kBytesKeep, 2 * 2 * Bwd90Config<128>::kKeepWordsWG * 4);
   EXPECT_EQ(Bwd90Config<64>::kDQ * 2, 64);
   EXPECT_EQ(Bwd90Config<128>::kDQ * 2, 128);
   EXPECT_LE(Bwd90Config<64>::kSmemBytes, 232448);
@@ -308,9 +320,10 @@ TEST(Sm90BwdLayout, DropoutKeepBits) {
           const int gr = lane / 4, tq = lane % 4, kr0 = warp * 16 + gr;
           for (int g = 0; g < C::kBlockM / 8; ++g)
             for (int e = 0; e < 4; ++e) {
-              const int hf = e / 2, qoff = g * 8 + (e % 2);
+              const int hf = e / 2;
               const uint32_t word = words[C::keep_word(kr0 + 8 * hf, g / 4)];
-              const bool kept = (word >> ((g % 4) * 8 + qoff % 8 + 2 * tq)) & 1u;
+              const bool kept = (word >> C::keep_shift(g, e, tq)) & 1u;
+              ASSERT_EQ(C::keep_shift(g, e, tq), (g * 8 + 2 * tq + e % 2) % 32);  // query offset mod 32
               const int query = m0 + g * 8 + 2 * tq + e % 2, key = n0 + key0 + kr0 + 8 * hf;
               bad += kept != drop.keep(bh, query, key);
               dropped += !kept;

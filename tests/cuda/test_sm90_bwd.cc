@@ -110,12 +110,13 @@ TEST(Sm90Bwd, FallsBackToSm80) {
 // deterministic = true on the sm90 backward (the default; the test sets
 // FLASHATTN_SM90_BWD_DETERMINISTIC=1 all the same): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
 // causal, unequal lengths, both tiers; varlen (the flat per-row reductions); a sliding window
-// (query blocks whose first key block is not 0) with a softcap (the extras kernel).
+// (query blocks whose first key block is not 0) with a softcap (the extras kernel); dropout
+// (FLASHATTN_SM90_BWD_DROPOUT=1, the extras kernel's keep bits).
 TEST(Sm90Bwd, Deterministic) {
   REQUIRE_SM90_BWD();
   with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", [&] {
     for (int d : {64, 128})
-      for (int variant = 0; variant < 3; ++variant) {
+      for (int variant = 0; variant < 4; ++variant) {
         Spec s;
         s.dtype = variant ? DType::Float16 : DType::BFloat16;
         s.head_dim = d;
@@ -137,8 +138,10 @@ TEST(Sm90Bwd, Deterministic) {
           s.window_right = 0;
           s.softcap = 20.0f;
         }
+        if (variant == 3) s.dropout = 0.2f;  // dropout on the sm90 backward (FLASHATTN_SM90_BWD_DROPOUT=1)
         SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
-        with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); });
+        with_env("FLASHATTN_SM90_BWD_DROPOUT", variant == 3 ? "1" : "0",
+                 [&] { with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); }); });
       }
   });
 }

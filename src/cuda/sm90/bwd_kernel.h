@@ -1,8 +1,8 @@
-// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tier 128, see bwd_launch.cu).
-// One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in registers while
-// it walks every query head of the group and every 64-row query block the mask lets its keys
-// reach, as the sm80 bwd_kernel does, and computes the same function:
-//   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n64 = queries
+// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64 and 128, see
+// bwd_launch.cu). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
+// registers while it walks every query head of the group and every query block (64 or 128 rows,
+// kBlockM) the mask lets its keys reach, as the sm80 bwd_kernel does, and computes the same function:
+//   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n = kBlockM queries
 //   P^T = exp2(S^T scale_log2 - LSE log2e)   the semantics' mask and score modifiers
 //   dS^T = P^T (dP^T - D) d(score)/d(dot)
 //   dV += P^T dO, dK += dS^T Q               wgmma RS (P^T, dS^T from registers), dO and Q N-major
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // sliding-window mask (a key block's first query block grows with it) key block n + 1 reaches
   // a query block one step before key block n: no CTA waits in the steady state. (In increasing
   // order every CTA waited for its predecessor's extra steps: the causal backward took as long
-  // as the full one, session 7.)
+  // as the full one, session 7. The price: under a causal mask the longest CTAs launch last.)
   const int64_t bid = blockIdx.x;
   const int n_idx = int(bid % bp.num_n_blocks);
   const int n_block = bp.deterministic ? bp.num_n_blocks - 1 - n_idx : n_idx;
@@ -364,8 +364,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // at the dS barrier) had left them idle (session 7's profile: the wait for dQ alone ~13% of the
   // consumers' samples). Registers: S^T (P^T in fp32 for dS^T), P^T's fragments, dQ, dK and dV
   // at once; dP^T is issued once dV has completed (P^T's fragments are free), so d128 fits in
-  // 240. Step 0 issues a dQ product too, of the other dS buffer (not yet written; the result is
-  // discarded): a conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
+  // 240. Step 0 issues a dQ product too, of the other dS buffer (not yet written: uninitialized
+  // shared memory, which compute-sanitizer's initcheck would report; the result is discarded): a
+  // conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
   // A score modifier or dropout (kExtras): d(score)/d(dot) needs the dot, which P^T overwrites
   // (keeping it would cost kNS registers): S^T and dP^T are issued together and both waited, dS^T
   // comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the step.
@@ -436,7 +437,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           if (lane == c) mine = word;
         }
         sKeep[C::keep_word(kg * 32 + lane, qh)] = mine;
-        named_bar_sync(kBarKeep + cw, 128);
+        if (cw == 0) named_bar_sync(kBarKeep, 128);  // literal ids: ptxas reserves all 16 for a variable one
+        else named_bar_sync(kBarKeep + 1, 128);
 #pragma unroll
         for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
@@ -480,7 +482,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         if constexpr (kExtras) {
           // Dropout (as the sm80 backward): dV takes P dropped and scaled, dS = P (dP dropped and
           // scaled - D) d(score)/d(dot).
-          const bool kept = (keep[hf][g / 4] >> ((g % 4) * 8 + qoff % 8 + 2 * tq)) & 1u;
+          const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
           const float ks = p.dropout.keep_scale;
           acc_s[j] = kept ? pr * ks : 0.0f;
           const float dpv = kept ? acc_dp[j] * ks : 0.0f;

@@ -63,7 +63,7 @@ struct Launch {
 // GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
 // tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
-// takes 64 at tier 64 too.
+// takes 64 at tier 64 too (any other value changes nothing).
 void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;

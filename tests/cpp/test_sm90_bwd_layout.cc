@@ -49,17 +49,19 @@ int check_nt(Smem& s, uint32_t a_tile, uint32_t b_tile, const Matrix& a, int a_r
 }
 
 // X^T Y with X (kBlockM queries x 64 keys, from registers) and Y = Q or dO read N-major (the dK and
-// dV GEMMs): k16 steps over the 64 queries, N = kD.
+// dV GEMMs): k16 steps over the kBlockM queries, N = kNV columns from col0 (the kernel's kv_col0:
+// the tile advanced by col0 / 64 panels).
 template <typename C>
-int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim) {
+int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim, int col0) {
   int bad = 0;
+  const uint32_t tile = y_tile + uint32_t(col0 / 64) * C::kPanelQ;
   for (int m = 0; m < 64; ++m)  // key
-    for (int n = 0; n < C::kD; ++n) {
+    for (int n = 0; n < C::kNV; ++n) {
       double got = 0, want = 0;
       for (int kk = 0; kk < C::kBlockM / 16; ++kk)
         for (int e = 0; e < 16; ++e)
-          got += x[kk * 16 + e][m] * read_mn_major(s, desc_mn_major(y_tile, C::kPanelQ, kk), e, n);
-      for (int q = 0; q < C::kBlockM; ++q) want += x[q][m] * (n < head_dim ? y[q][n] : 0.0);
+          got += x[kk * 16 + e][m] * read_mn_major(s, desc_mn_major(tile, C::kPanelQ, kk), e, n);
+      for (int q = 0; q < C::kBlockM; ++q) want += x[q][m] * (col0 + n < head_dim ? y[q][col0 + n] : 0.0);
       bad += !(got == want);
     }
   return bad;
@@ -85,13 +87,14 @@ void check_tier(int head_dim) {
     tma_store(s, sQ, q, C::kPanels, C::kPanelQ);
     tma_store(s, sdO, dO, C::kPanels, C::kPanelQ);
     for (int cw = 0; cw < 2; ++cw) {
-      const uint32_t key0 = uint32_t(cw) * 64;  // the kernel's sK, sV: + key0 * 128
+      const uint32_t key0 = C::kSplitD ? 0u : uint32_t(cw) * 64;  // the kernel's sK, sV: + key0 * 128
+      const int kv_col0 = C::kSplitD ? cw * C::kNV : 0;
       const uint32_t sK = C::kOffK + key0 * 128, sV = C::kOffV + key0 * 128;
       EXPECT_EQ(check_nt<C>(s, sK, sQ, k, key0, q, head_dim), 0) << "S^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       EXPECT_EQ(check_nt<C>(s, sV, sdO, v, key0, dO, head_dim), 0) << "dP^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // kBlockM x 64  // P[query][key], dS likewise
-      EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim), 0) << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
-      EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim), 0) << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim, kv_col0), 0) << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim, kv_col0), 0) << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
     }
   }
   // dS as the consumers store it (warpgroup cw: element (query, key0 + kr) at panel cw +
@@ -102,7 +105,7 @@ void check_tier(int head_dim) {
     const uint32_t sdS = C::kOffdS + uint32_t(buf) * C::kBytesdS;
     ASSERT_EQ(sdS % 1024, 0u);
     ASSERT_LE(sdS + C::kBytesdS, uint32_t(C::kOffLse));
-    for (int cw = 0; cw < 2; ++cw)
+    for (int cw = 0; cw < C::kBlockN / 64; ++cw)  // (kSplitD: warpgroup 0 alone stores dS)
       for (int qr = 0; qr < C::kBlockM; ++qr)
         for (int kr = 0; kr < 64; ++kr) {
           const uint32_t o = uint32_t(cw) * C::kPaneldS + sds_offset<C>(qr, kr);
@@ -138,6 +141,8 @@ TEST(Sm90BwdLayout, DescriptorsReadWhatTmaWrote) {
   check_tier<Bwd90Config<64, false, 128>>(40);
   check_tier<Bwd90Config<128>>(128);
   check_tier<Bwd90Config<128>>(104);
+  check_tier<Bwd90Config<256>>(256);
+  check_tier<Bwd90Config<256>>(232);
 }
 
 TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
@@ -165,6 +170,18 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   EXPECT_EQ((Bwd90Config<128, true>::kOffLse), (Bwd90Config<128, true>::kOffKeep + Bwd90Config<128, true>::kBytesKeep));
   EXPECT_EQ((Bwd90Config<64, true>::kOffKeep), (Bwd90Config<64, true>::kOffdQ + 2 * Bwd90Config<64, true>::kBytesdQ));
   EXPECT_EQ((Bwd90Config<64, true, 128>::kBytesKeep), 0);
+  // Head_dim 256 (kSplitD): 64 keys, one dS panel a buffer, red.global dQ (no buffer), in 227 KB.
+  using S = Bwd90Config<256>;
+  EXPECT_EQ(S::kBlockN, 64);
+  EXPECT_EQ(S::kNV, 128);
+  EXPECT_EQ(S::kDQ, 128);
+  EXPECT_EQ(S::kOffV - S::kOffK, 4 * 64 * 128);
+  EXPECT_EQ(S::kOffdS - S::kOffdO, 2 * 4 * 64 * 128);
+  EXPECT_EQ(S::kOffKeep - S::kOffdS, 2 * 64 * 128);
+  EXPECT_EQ(S::kOffLse - S::kOffKeep, S::kBytesKeep);
+  EXPECT_LT(S::kOffLse, S::kOffDsum);
+  EXPECT_LT(S::kOffDsum, S::kOffBar);
+  EXPECT_LE(S::kSmemBytes, 232448);
   // Keep words: both buffers of both warpgroups, each a bijection of (64 keys, 2 query words).
   std::vector<int> words(Bwd90Config<128>::kKeepWordsWG, 0);
   for (int key = 0; key < 64; ++key)
@@ -339,6 +356,7 @@ TEST(Sm90BwdLayout, DsStmatrixStore) {
   check_ds_stmatrix<Bwd90Config<64>>();
   check_ds_stmatrix<Bwd90Config<64, true, 128>>();
   check_ds_stmatrix<Bwd90Config<128>>();
+  check_ds_stmatrix<Bwd90Config<256>>();
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The sm90 (Hopper) backward (default for head_dim 33-128; the tests force it with
 // FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
-// dtypes, head_dim tiers 64 and 128 (padded head_dims included), odd and unequal sequence
+// dtypes, head_dim tiers 64, 128 and 256 (256: experimental; padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen,
 // deterministic; dropout when FLASHATTN_SM90_BWD_DROPOUT=1) and the ones it leaves to the sm80
 // path by default or on request (dropout; deterministic with FLASHATTN_SM90_BWD_DETERMINISTIC=0); for both dQ schemes
@@ -45,7 +45,7 @@ std::vector<GridParam> bwd_grid() {
   std::vector<GridParam> v;
   const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {64, 300}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
-    for (int d : {40, 64, 104, 128})  // 40, 104: padded up to the 64/128 kernels
+    for (int d : {40, 64, 104, 128, 232, 256})  // 40, 104, 232: padded up to the 64/128/256 kernels
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;
@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), grid_n
 // The options of the shared semantics through the sm90 backward.
 TEST(Sm90Bwd, Options) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128}) {
+  for (int d : {64, 128, 256}) {
     std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: the sm80 path)
     for (Spec& x : specs) {
       x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
@@ -97,6 +97,13 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   s = base;
   s.head_dim = 60;  // tier 64, but not a multiple of 8 (no TMA)
   check_backward_sm90(s, "cuda-sm80");
+  s = base;
+  s.head_dim = 256;  // deterministic at head_dim 256: its kernel adds dQ by red.global
+  s.deterministic = true;
+  check_backward_sm90(s, "cuda-sm80");
+  s = base;
+  s.head_dim = 200;  // tier 224: no sm90 backward
+  check_backward_sm90(s, "cuda-sm80");
   // Not requested: the sm80 path.
   Case c(base);
   GpuCase g(c);
@@ -105,6 +112,15 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   with_sm90_bwd(false, [&] { info = g.run_backward(); });
   EXPECT_EQ(info.path, "cuda-sm80");
   check_backward_results(c);
+  // Head_dim 256 by default (experimental there: FLASHATTN_EXPERIMENTAL_SM90_BWD=1 only).
+  Spec s256 = base;
+  s256.head_dim = 256;
+  Case c256(s256);
+  GpuCase g256(c256);
+  g256.run_forward();
+  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", nullptr, [&] { info = g256.run_backward(); });
+  EXPECT_EQ(info.path, "cuda-sm80");
+  check_backward_results(c256);
 }
 
 // deterministic = true on the sm90 backward (the default; the test sets
@@ -193,7 +209,7 @@ void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const c
 // The sm90 backward against the sm80 backward on the same inputs.
 TEST(Sm90Bwd, AgreesWithSm80) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128})
+  for (int d : {64, 128, 256})
     backward_agree(
         d, uint64_t(d) + 4242, "cuda-sm80", [](auto&& run) { with_sm90_bwd(false, run); }, "cuda-sm90",
         [](auto&& run) { with_sm90_bwd(true, run); });
@@ -247,7 +263,7 @@ TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
 TEST(Sm90Bwd, Dropout) {
   REQUIRE_SM90_BWD();
   with_env("FLASHATTN_SM90_BWD_DROPOUT", "1", [&] {
-    for (int d : {64, 128}) {
+    for (int d : {64, 128, 256}) {
       std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
       for (Spec& x : specs) {
         const int i = int(&x - specs.data());

@@ -15,23 +15,33 @@ namespace flashattn::cuda::sm90 {
 // reductions, instead of each consumer thread's red.global.add.
 // kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
 // twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
+// Keys per CTA (the K, V tensor maps' box rows; bwd_launch.cu builds them before it picks a kernel).
+constexpr int bwd90_block_n(int head_dim_tier) { return head_dim_tier == 256 ? 64 : 128; }
+
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
-  static constexpr int kBlockN = 128;        // keys per CTA: two consumer warpgroups of 64 keys
+  // kSplitD (head_dim 256; experimental, FLASHATTN_EXPERIMENTAL_SM90_BWD=1): dK and dV of 64 keys
+  // x 256 columns would take 256 registers a thread, so both consumer warpgroups take the same 64
+  // keys and split the head dim: each computes S^T and dP^T of all of them (the GEMMs twice: 7
+  // units of GEMM work a step instead of 5) and dK, dV, dQ of its 128 columns; warpgroup 0 alone
+  // stores dS. Otherwise each warpgroup owns 64 of 128 keys and all columns.
+  static constexpr bool kSplitD = kD == 256;
+  static constexpr int kBlockN = bwd90_block_n(kD);  // keys per CTA
+  static constexpr int kNV = kSplitD ? kD / 2 : kD;  // dK, dV columns of a warpgroup
   static constexpr int kBlockM = kBlockM_;   // queries per step (Q, dO, LSE, D of one ring stage)
   static constexpr int kStages = 2;
   static constexpr int kThreads = 384;  // producer warpgroup + two consumer warpgroups
   static constexpr int kPanels = kD / 64;
   static constexpr int kPanelKV = kBlockN * 128, kPanelQ = kBlockM * 128;  // bytes per panel
   static constexpr int kBytesKV = kPanels * kPanelKV, kBytesQ = kPanels * kPanelQ;
-  // dS of the key block, stored [query][key] (K-major A of dQ = dS K): kBlockM queries x 128 keys,
-  // two panels of 64 keys (panel cw: the keys of consumer warpgroup cw). Two buffers, used by
+  // dS of the key block, stored [query][key] (K-major A of dQ = dS K): kBlockM queries x kBlockN
+  // keys, panels of 64 keys (panel cw: the keys of consumer warpgroup cw; kSplitD: one panel). Two buffers, used by
   // alternate steps: one 256-thread barrier a step then orders both the writes before the dQ
   // GEMMs' reads and (two steps later) those reads before the next writes.
   static constexpr int kPaneldS = kBlockM * 128;
-  static constexpr int kBytesdS = 2 * kPaneldS;
+  static constexpr int kBytesdS = (kBlockN / 64) * kPaneldS;
   static constexpr int kBuffersdS = 2;
   // dQ = dS K over all 128 keys, so each dQ element gets one reduction per key block. 64-query
   // steps: consumer warpgroup cw computes head_dim columns cw * kDQ .. + kDQ - 1 of the 64 rows;
@@ -71,17 +81,19 @@ struct Bwd90Config {
   // Barriers: K/V full; Q/dO full and empty per stage; dQ full and empty per dQ buffer; +1024:
   // alignment slack.
   static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + 2 * kBuffersdQ) * 8 + 1024;
-  static_assert(kD == 64 || kD == 128, "first version: head_dim tiers 64 and 128");
+  static_assert(kD == 64 || kD == 128 || kD == 256, "head_dim tiers 64, 128 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
-  static_assert(kBlockN == 128 && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
-                "each consumer warpgroup owns 64 keys; S^T is m64 n64, or m64 n128 at head_dim 64 (registers)");
+  static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
+                "each consumer warpgroup owns 64 keys (kSplitD: both the same 64); S^T is m64 n64, or m64 n128 at "
+                "head_dim 64 (registers)");
+  static_assert(!(kSplitD && kDqSmem), "head_dim 256: dQ by red.global (a dQ buffer would not fit)");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
   static_assert(kRowdQ % 16 == 0 && (kD * 4) % 16 == 0 && kOffdQ % 128 == 0 && kBytesdQ % 128 == 0,
                 "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "
                 "128-byte aligned");
-  static_assert(kD + kPadColsdQ <= 256, "TMA box: at most 256 elements per dimension");
+  static_assert(!kDqSmem || kD + kPadColsdQ <= 256, "TMA box: at most 256 elements per dimension");
   static_assert(kOffLse % 8 == 0 && kOffDsum % 8 == 0 && kBlockM % 2 == 0,
                 "LSE and D are read as float2 per query pair");
   static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");

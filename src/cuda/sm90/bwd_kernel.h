@@ -51,7 +51,8 @@ struct BwdParams90 {
   // workspace (bwd_launch.cu). Without varlen, tma_dq is the fp32 workspace as a 4-D tensor
   // (dq_accum_dim, seqlen_q, heads, batch), boxes of kD + 8 columns x 64 rows, no swizzle.
   bool dq_smem = false, dq_tensor = false;
-  int block_m = 64;  // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
+  int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
+  int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   CUtensorMap tma_dq{};
 };
 
@@ -62,7 +63,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                                               "keep bits: a warp per 32 keys x 32 queries)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
-  constexpr int kNKV = kD / 2;      // dK, dV floats a thread (m64 x kD / 128)
+  constexpr int kNKV = C::kNV / 2;  // dK, dV floats a thread (m64 x kNV / 128)
   const sm80::BwdParams& bp = P.bp;
   const sm80::FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -255,7 +256,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;
   const int kr0 = warp * 16 + gr;  // this thread's keys (within the warpgroup): kr0 and kr0 + 8
-  const int key0 = cw * 64;        // the warpgroup's first key within the block
+  // The warpgroup's first key within the block and first dK / dV column (kSplitD: both warpgroups
+  // the same 64 keys, each half of the columns).
+  const int key0 = C::kSplitD ? 0 : cw * 64;
+  const int kv_col0 = C::kSplitD ? cw * C::kNV : 0;
   const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
   // dQ = dS K: this warpgroup's dQ rows dq_row0 .. + 63 (of the step's kBlockM) and kDQ columns
@@ -370,7 +374,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // A score modifier or dropout (kExtras): d(score)/d(dot) needs the dot, which P^T overwrites
   // (keeping it would cost kNS registers): S^T and dP^T are issued together and both waited, dS^T
   // comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the step.
-  constexpr bool kLag = !kExtras;
+  constexpr bool kLag = !kExtras && !C::kSplitD;  // (kSplitD: dQ's 64 registers a thread do not fit beside S^T)
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
   Step cur = walk.first(hk * p.group);
@@ -503,7 +507,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)
-      Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
+      Wgmma<C::kNV, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO + uint32_t(kv_col0 / 64) * C::kPanelQ, C::kPanelQ, kk), 1);
     wgmma_commit();
     if constexpr (kLag) {
       // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
@@ -537,17 +541,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
     // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
     // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
-    const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS) +
-                            sds_stmatrix_offset<C>(warp, lane);
+    // (kSplitD: both warpgroups hold the same dS^T; warpgroup 0 stores it.)
+    if (!C::kSplitD || cw == 0) {
+      const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS) +
+                              sds_stmatrix_offset<C>(warp, lane);
 #pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
+      for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
+    }
     // dK += dS^T Q: one commit group.
     reg_fence(acc_dk);
     reg_fence(dsa);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)
-      Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
+      Wgmma<C::kNV, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ + uint32_t(kv_col0 / 64) * C::kPanelQ, C::kPanelQ, kk), 1);
     wgmma_commit();
 
     // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
@@ -566,15 +573,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       prev_m0 = m0;
       prev_rows = rows;
     } else {
+      // dV, dK of this step complete (as above), then dQ; kSplitD waits for them before dQ's
+      // issue, for registers (P^T's and dS^T's fragments free before dQ's 64 accumulators).
+      auto release = [&] {
+        reg_fence(acc_dv);
+        reg_fence(acc_dk);
+        reg_fence(pa);
+        reg_fence(dsa);
+        mbar_arrive(q_empty + st);
+      };
+      if constexpr (C::kSplitD) {
+        wgmma_wait<0>();
+        release();
+      }
       float acc_dq[kDQ / 2];
       issue_dq(s, acc_dq);
-      // dV, dK of this step complete (as above); then dQ.
-      wgmma_wait<1>();
-      reg_fence(acc_dv);
-      reg_fence(acc_dk);
-      reg_fence(pa);
-      reg_fence(dsa);
-      mbar_arrive(q_empty + st);
+      if constexpr (!C::kSplitD) {
+        wgmma_wait<1>();
+        release();
+      }
       wgmma_wait<0>();
       reg_fence(acc_dq);
       store_dq(s, acc_dq, h, m0, rows);
@@ -603,8 +620,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     T* dk_row = gdK + kr * bp.dk.row_stride;
     T* dv_row = gdV + kr * bp.dv.row_stride;
 #pragma unroll
-    for (int t = 0; t < kD / 8; ++t) {
-      const int c = t * 8 + 2 * tq;  // head_dim is a multiple of 8 here: c < head_dim covers c + 1
+    for (int t = 0; t < C::kNV / 8; ++t) {
+      const int c = kv_col0 + t * 8 + 2 * tq;  // head_dim is a multiple of 8 here: c < head_dim covers c + 1
       if (c >= p.head_dim) continue;
       *reinterpret_cast<uint32_t*>(dk_row + c) = prim::pack2(acc_dk[4 * t + 2 * hf], acc_dk[4 * t + 2 * hf + 1], T());
       *reinterpret_cast<uint32_t*>(dv_row + c) = prim::pack2(acc_dv[4 * t + 2 * hf], acc_dv[4 * t + 2 * hf + 1], T());

@@ -26,7 +26,7 @@ namespace {
 // Shared memory of the largest of the entry's kernels (with and without the dQ variant; 64 and,
 // at tier 64 without a score modifier, 128 queries a step).
 template <int kD>
-constexpr int Bwd90Max = std::max({Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
+constexpr int Bwd90Max = std::max({Bwd90Config<kD, !Bwd90Config<kD>::kSplitD>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
                                    kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
                                    kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0});
 
@@ -77,14 +77,17 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const int batch = p.varlen ? 1 : p.batch;
   P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, P.block_m);
   P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, P.block_m);
-  P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
-  P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, Bwd90Config<64>::kBlockN);
+  P.block_n = bwd90_block_n(l.kernel->head_dim);
+  P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, P.block_n);
+  P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, P.block_n);
   // dQ through shared memory and a writer warp's bulk reductions: the default since session 5
   // measured it against the consumers' red.global.add (seqlen 8k: d128 327 vs 288 TFLOP/s, d64
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
   // Deterministic: always this scheme (its writer warp adds in key-block order). The workspace
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
-  P.dq_smem = bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true);
+  // Head_dim 256: red.global only (its kernel has no room for a dQ buffer; deterministic goes to
+  // the sm80 path, sm90_bwd_eligible).
+  P.dq_smem = l.kernel->head_dim != 256 && (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
   l.kernel->launch(&P, stream);
@@ -103,6 +106,9 @@ const KernelEntry* sm90_bwd_kernels(int* count) {
 #if FLASHATTN_CUDA_HDIM_128
       FA_SM90_BWD_ENTRY(__half, Float16, 128) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 128)
 #endif
+#if FLASHATTN_CUDA_HDIM_256
+      FA_SM90_BWD_ENTRY(__half, Float16, 256) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 256)
+#endif
       {Direction::Backward, DType::Float32, 0, 0, 0, nullptr},  // end marker (keeps the table non-empty)
   };
   *count = int(sizeof(table) / sizeof(table[0])) - 1;
@@ -114,8 +120,8 @@ bool sm90_bwd_enabled(const Problem& p) {
   // On by default where it beats the sm80 backward: head_dim tier 128 (session 5: +20-30%;
   // session 6: 355 vs 246 TFLOP/s at 8k) and, since its producer stopped spinning, tier 64 from
   // head_dim 40 (session 6, seqlen 2k-8k, causal and not: +8-13%); head_dim <= 32 keeps the sm80
-  // path's own tier 32. FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers,
-  // =0 for none.
+  // path's own tier 32. FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers
+  // (also tier 256: built in session 7, not yet run on a GPU), =0 for none.
   return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD", p.head_dim > 32 && p.head_dim <= 128);
 }
 
@@ -123,9 +129,11 @@ bool sm90_bwd_eligible(const Problem& p) {
   // Dropout: FLASHATTN_SM90_BWD_DROPOUT=1 only (session 7, offline: not yet run on a GPU), else
   // the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
   // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
-  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path. No query or key rows at all:
-  // the sm80 path too (a tensor map cannot have an extent of 0).
-  const bool det_ok = !p.deterministic || sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true);
+  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does head_dim 256 (its
+  // kernel adds dQ by red.global). No query or key rows at all: the sm80 path too (a tensor map
+  // cannot have an extent of 0).
+  const bool det_ok =
+      !p.deterministic || (p.head_dim <= 128 && sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
   const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", false);
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && dropout_ok && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&

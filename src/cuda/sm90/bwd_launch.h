@@ -14,10 +14,11 @@ namespace flashattn::cuda::sm90 {
 
 template <typename T, typename C, bool kExtras>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
-  // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows.
-  if (P.block_m != C::kBlockM)
-    throw CudaError("flashattn: internal error: sm90 backward tensor maps for " + std::to_string(P.block_m) +
-                    "-row boxes, kernel steps of " + std::to_string(C::kBlockM));
+  // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
+  if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
+    throw CudaError("flashattn: internal error: sm90 backward tensor maps for " + std::to_string(P.block_m) + "/" +
+                    std::to_string(P.block_n) + "-row boxes, kernel steps of " + std::to_string(C::kBlockM) +
+                    " queries and blocks of " + std::to_string(C::kBlockN) + " keys");
   P.bp.num_n_blocks = (P.bp.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
@@ -40,6 +41,11 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
       throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier or dropout");
     if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+  } else if constexpr (Bwd90Config<kD>::kSplitD) {
+    // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic.
+    if (P.dq_smem) throw CudaError("flashattn: internal error: the sm90 backward at head_dim 256 has no dQ buffer");
+    if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+    else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
   } else if (P.dq_smem) {
     if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
@@ -54,7 +60,7 @@ template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
   const BwdParams90& P = *static_cast<const BwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions.
+  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions (none at head_dim 256).
   if (P.bp.deterministic && !P.dq_smem)
     throw CudaError("flashattn: internal error: the deterministic sm90 backward runs the dQ-TMA scheme only");
   if constexpr (kD == 64) {

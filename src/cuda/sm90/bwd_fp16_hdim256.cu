@@ -1,0 +1,7 @@
+// sm90 backward, fp16, head_dim 256 (experimental: FLASHATTN_EXPERIMENTAL_SM90_BWD=1; compiled for
+// sm_90a only; cmake/cuda.cmake).
+#include "cuda/sm90/bwd_launch.h"
+
+namespace flashattn::cuda::sm90 {
+template void launch_bwd90<__half, 256>(const void*, void*);
+}  // namespace flashattn::cuda::sm90

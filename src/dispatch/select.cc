@@ -46,7 +46,7 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
 #ifdef FLASHATTN_WITH_SM90
   // Hopper, when the operands suit TMA: the sm90 forward for its tiers (64, 96, 128, 192, 256, and
   // head_dim 192 with head_dim_v 128); the sm90 backward (by default for head_dim 33-128;
-  // FLASHATTN_EXPERIMENTAL_SM90_BWD=1/0 forces it on/off) for tiers 64 and 128 with head_dim == head_dim_v, GQA/MQA, masks, varlen, score modifiers,
+  // FLASHATTN_EXPERIMENTAL_SM90_BWD=1/0 forces it on/off) for tiers 64 and 128 (and 256, experimental) with head_dim == head_dim_v, GQA/MQA, masks, varlen, score modifiers,
   // deterministic, and dropout with FLASHATTN_SM90_BWD_DROPOUT=1 (sm90_bwd_eligible).
   // Everything else (other tiers and pairs, a backward with dropout by default) runs on the sm80 path.
   const bool sm90 = dev.arch == 90 && cuda::sm90_enabled() &&

@@ -308,13 +308,13 @@ void check_ds_stmatrix() {
 // words of its keys kr0, kr0 + 8 and tests bit (g % 4) * 8 + 2 tq + e % 2 of word g / 4 for its
 // element (key kr0 + 8 (e / 2), query 8 g + 2 tq + e % 2). Checked against Dropout::keep for every
 // element of both warpgroups, on steps and key blocks away from the origin.
-TEST(Sm90BwdLayout, DropoutKeepBits) {
-  using C = Bwd90Config<128>;
+template <typename C>
+void check_keep_bits() {
   static_assert(C::kBlockM == 64, "the kernel with extras: 64-query steps");
   const semantics::Dropout drop = semantics::make_dropout(0.3, 0x1234abcd9876ull, 77);
   for (const auto& [bh, m0, n0] : std::vector<std::tuple<uint64_t, int, int>>{{0, 0, 0}, {5, 192, 384}, {37, 960, 1664}}) {
     for (int cw = 0; cw < 2; ++cw) {
-      const int key0 = cw * 64;
+      const int key0 = C::kSplitD ? 0 : cw * 64;  // the kernel's key0
       std::vector<uint32_t> words(C::kKeepWordsWG, 0xdeadbeefu);
       std::vector<int> written(C::kKeepWordsWG, 0);
       for (int warp = 0; warp < 4; ++warp) {
@@ -350,6 +350,12 @@ TEST(Sm90BwdLayout, DropoutKeepBits) {
       EXPECT_GT(dropped, 64 * 64 / 5);  // p = 0.3: about 1229 of 4096
     }
   }
+}
+
+TEST(Sm90BwdLayout, DropoutKeepBits) {
+  check_keep_bits<Bwd90Config<128>>();
+  check_keep_bits<Bwd90Config<64>>();
+  check_keep_bits<Bwd90Config<256>>();  // kSplitD: both warpgroups draw the same 64 keys
 }
 
 TEST(Sm90BwdLayout, DsStmatrixStore) {

@@ -311,13 +311,13 @@ inline void check_backward_gpu(const Spec& spec) {
 }
 
 // Whether this build takes the sm90 path on this device for an eligible problem (bf16,
-// head_dim 128): the forward's (backward = false) or the backward's (requested with
-// FLASHATTN_EXPERIMENTAL_SM90_BWD=1); `why` says what is missing.
-inline bool sm90_path_built(bool backward, std::string* why) {
+// head_dim 128 or the one given): the forward's (backward = false) or the backward's (requested
+// with FLASHATTN_EXPERIMENTAL_SM90_BWD=1); `why` says what is missing.
+inline bool sm90_path_built(bool backward, std::string* why, int head_dim = 128) {
   if (!sm90_device(why)) return false;
   Spec s;
   s.dtype = DType::BFloat16;
-  s.head_dim = 128;
+  s.head_dim = head_dim;
   s.backend = Backend::Cuda;
   Case c(s);
   GpuCase g(c);
@@ -328,7 +328,7 @@ inline bool sm90_path_built(bool backward, std::string* why) {
   });
   if (info.path == "cuda-sm90") return true;
   *why = std::string("this build has no sm90 ") + (backward ? "backward" : "path") +
-         " (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier 128 not built)";
+         " (FLASHATTN_CUDA_ARCHS without 90, or head_dim tier " + std::to_string(head_dim) + " not built)";
   return false;
 }
 

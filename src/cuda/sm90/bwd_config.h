@@ -43,7 +43,7 @@ struct Bwd90Config {
   static constexpr int kPaneldS = kBlockM * 128;
   static constexpr int kBytesdS = (kBlockN / 64) * kPaneldS;
   static constexpr int kBuffersdS = 2;
-  // dQ = dS K over all 128 keys, so each dQ element gets one reduction per key block. 64-query
+  // dQ = dS K over all kBlockN keys, so each dQ element gets one reduction per key block. 64-query
   // steps: consumer warpgroup cw computes head_dim columns cw * kDQ .. + kDQ - 1 of the 64 rows;
   // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
   static constexpr bool kDqRows = kBlockM == 128;
@@ -88,7 +88,7 @@ struct Bwd90Config {
                 "head_dim 64 (registers)");
   static_assert(!(kSplitD && kDqSmem), "head_dim 256: dQ by red.global (a dQ buffer would not fit)");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0),
-                "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K");
+                "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K, or whole panels");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
   static_assert(kRowdQ % 16 == 0 && (kD * 4) % 16 == 0 && kOffdQ % 128 == 0 && kBytesdQ % 128 == 0,
                 "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "

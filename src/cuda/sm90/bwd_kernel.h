@@ -1,5 +1,6 @@
 // Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64 and 128, see
-// bwd_launch.cu). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
+// bwd_launch.cu; tier 256 experimental: kSplitD, bwd_config.h, 64-key blocks whose two consumer
+// warpgroups split the head dim). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
 // registers while it walks every query head of the group and every query block (64 or 128 rows,
 // kBlockM) the mask lets its keys reach, as the sm80 bwd_kernel does, and computes the same function:
 //   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n = kBlockM queries
@@ -44,7 +45,7 @@ namespace flashattn::cuda::sm90 {
 
 struct BwdParams90 {
   sm80::BwdParams bp;  // the sm80 backward's parameters and workspace (dq_accum, dsum)
-  // q, dout (boxes of block_m rows) and k, v (boxes of 128 rows) as 4-D tensors (head_dim, rows,
+  // q, dout (boxes of block_m rows) and k, v (boxes of block_n rows) as 4-D tensors (head_dim, rows,
   // heads, batch), boxes of 64 columns, 128-byte swizzle (sm90::make_tensor_map).
   CUtensorMap tma_q, tma_do, tma_k, tma_v;
   // The dQ variant (Bwd90Config<kD, true>): FLASHATTN_SM90_BWD_DQ_TMA=1 and a 16-byte aligned
@@ -314,7 +315,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   };
 
   // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x 128 keys, buffer
-  // s_ mod 2) K (128 keys x kDQ): K depth 128, one commit group. (s_ = -1: kLag's discarded
+  // s_ mod 2) K (kBlockN keys x kDQ): K depth kBlockN, one commit group. (s_ = -1: kLag's discarded
   // product, below.)
   auto issue_dq = [&](int s_, float(&acc_dq)[kDQ / 2]) {
     const int buf = (s_ + C::kBuffersdS) % C::kBuffersdS;
@@ -371,10 +372,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // 240. Step 0 issues a dQ product too, of the other dS buffer (not yet written: uninitialized
   // shared memory, which compute-sanitizer's initcheck would report; the result is discarded): a
   // conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
-  // A score modifier or dropout (kExtras): d(score)/d(dot) needs the dot, which P^T overwrites
-  // (keeping it would cost kNS registers): S^T and dP^T are issued together and both waited, dS^T
-  // comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the step.
-  constexpr bool kLag = !kExtras && !C::kSplitD;  // (kSplitD: dQ's 64 registers a thread do not fit beside S^T)
+  // The other schedule (!kLag): a score modifier or dropout (kExtras: d(score)/d(dot) needs the
+  // dot, which P^T overwrites; keeping it would cost kNS registers) and head_dim 256 (kSplitD:
+  // dQ's 64 registers a thread do not fit beside S^T): S^T and dP^T are issued together and both
+  // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
+  // step.
+  constexpr bool kLag = !kExtras && !C::kSplitD;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
   Step cur = walk.first(hk * p.group);
@@ -450,8 +453,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
     }
     // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
-    // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs,
-    // kExtras after the wait, for registers.)
+    // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
+    // other schedule after the wait, for registers.)
     float2 lse2[kNS / 4], dsum2[kNS / 4];
 #pragma unroll
     for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
@@ -467,7 +470,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
     for (int g = 0; g < kNS / 4; ++g) {
-      if constexpr (kExtras) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+      if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
@@ -483,13 +486,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
         if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
         acc_s[j] = pr;
-        if constexpr (kExtras) {
-          // Dropout (as the sm80 backward): dV takes P dropped and scaled, dS = P (dP dropped and
-          // scaled - D) d(score)/d(dot).
-          const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
-          const float ks = p.dropout.keep_scale;
-          acc_s[j] = kept ? pr * ks : 0.0f;
-          const float dpv = kept ? acc_dp[j] * ks : 0.0f;
+        if constexpr (!kLag) {
+          // dS^T with P^T (the schedule without lag: kExtras, kSplitD). Dropout (as the sm80
+          // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
+          // d(score)/d(dot).
+          float dpv = acc_dp[j];
+          if constexpr (kExtras) {
+            const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
+            const float ks = p.dropout.keep_scale;
+            acc_s[j] = kept ? pr * ks : 0.0f;
+            dpv = kept ? dpv * ks : 0.0f;
+          }
           acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
         }
       }

@@ -58,7 +58,7 @@ struct Launch {
 };
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
-// and k, v (128-row boxes, Bwd90Config::kBlockN), then the kernel.
+// and k, v (boxes of bwd90_block_n rows, Bwd90Config::kBlockN), then the kernel.
 // Queries per step: 128 at head_dim tier 64 without extras (a score modifier, dropout; twice the
 // GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:

@@ -50,7 +50,7 @@ struct BwdParams90 {
   CUtensorMap tma_q, tma_do, tma_k, tma_v;
   // The dQ variant (Bwd90Config<kD, true>): FLASHATTN_SM90_BWD_DQ_TMA=1 and a 16-byte aligned
   // workspace (bwd_launch.cu). Without varlen, tma_dq is the fp32 workspace as a 4-D tensor
-  // (dq_accum_dim, seqlen_q, heads, batch), boxes of kD + 8 columns x 64 rows, no swizzle.
+  // (dq_accum_dim, seqlen_q, heads, batch), boxes of kD + 8 columns x block_m rows, no swizzle.
   bool dq_smem = false, dq_tensor = false;
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     wgmma_commit();
   };
 
-  // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x 128 keys, buffer
+  // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x kBlockN keys, buffer
   // s_ mod 2) K (kBlockN keys x kDQ): K depth kBlockN, one commit group. (s_ = -1: kLag's discarded
   // product, below.)
   auto issue_dq = [&](int s_, float(&acc_dq)[kDQ / 2]) {

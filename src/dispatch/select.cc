@@ -55,8 +55,12 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
   if (sm90) {
     int n90 = 0;
     const cuda::KernelEntry* t90 = pass == Pass::Forward ? cuda::sm90_kernels(&n90) : cuda::sm90_bwd_kernels(&n90);
+    // The sm90 backward has no tier 96: head_dim 72-96 runs its tier 128, padded (as 104 does;
+    // session 7, not yet measured against the sm80 path's tier 96).
+    const int want90 = pass == Pass::Backward && want_d == 96 ? 128 : want_d;
+    const int want90_v = pass == Pass::Backward && want_v == 96 ? 128 : want_v;
     for (int i = 0; i < n90; ++i)
-      if (t90[i].dtype == p.dtype && t90[i].head_dim == want_d && t90[i].head_dim_v == want_v &&
+      if (t90[i].dtype == p.dtype && t90[i].head_dim == want90 && t90[i].head_dim_v == want90_v &&
           t90[i].smem_bytes <= dev.smem_optin) {
         KernelChoice c;
         c.supported = true;

@@ -55,7 +55,7 @@ std::vector<GridParam> bwd_grid() {
   std::vector<GridParam> v;
   const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {64, 300}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
-    for (int d : {40, 64, 104, 128, 232, 256})  // 40, 104, 232: padded up to the 64/128/256 kernels
+    for (int d : {40, 64, 96, 104, 128, 232, 256})  // 40, 96, 104, 232: padded up to the 64/128/256 kernels
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;

@@ -358,6 +358,36 @@ TEST(Sm90BwdLayout, DropoutKeepBits) {
   check_keep_bits<Bwd90Config<256>>();  // kSplitD: both warpgroups draw the same 64 keys
 }
 
+// kKRegs: K's wgmma A fragments by ldmatrix .x4 from the K tile as TMA wrote it (k_frag_offset).
+// ldmatrix: lane 8 i + r gives the address of row r of matrix i; lane l receives in register i
+// the pair at row l / 4, columns 2 (l % 4), + 1 of matrix i. Each register must hold the mma A
+// fragment's pair: a_i = row (i % 2) * 8 + l / 4, columns (i / 2) * 8 + 2 (l % 4), + 1 of the
+// warp's 16 keys and the k16 block.
+TEST(Sm90BwdLayout, KFragmentsLoad) {
+  using C = Bwd90Config<64, false, 128>;
+  std::mt19937 rng(77);
+  Smem s(C::kSmemBytes);
+  const Matrix k = random_matrix(C::kBlockN, C::kD, C::kD, rng);
+  tma_store(s, C::kOffK, k, C::kPanels, C::kPanelKV);
+  int bad = 0;
+  for (int cw = 0; cw < 2; ++cw)
+    for (int warp = 0; warp < 4; ++warp) {
+      const int key_row0 = cw * 64 + warp * 16;
+      for (int kk = 0; kk < C::kD / 16; ++kk)
+        for (int l = 0; l < 32; ++l)
+          for (int i = 0; i < 4; ++i) {
+            const uint32_t row_addr = C::kOffK + k_frag_offset<C>(key_row0, 8 * i + l / 4, kk);
+            ASSERT_EQ(row_addr % 16, 0u) << "ldmatrix rows are 16-byte aligned";
+            for (int h = 0; h < 2; ++h) {
+              const double got = s.at(row_addr + 2u * uint32_t(2 * (l % 4) + h));
+              const double want = k[key_row0 + (i % 2) * 8 + l / 4][kk * 16 + (i / 2) * 8 + 2 * (l % 4) + h];
+              bad += !(got == want);
+            }
+          }
+    }
+  EXPECT_EQ(bad, 0);
+}
+
 TEST(Sm90BwdLayout, DsStmatrixStore) {
   check_ds_stmatrix<Bwd90Config<64>>();
   check_ds_stmatrix<Bwd90Config<64, true, 128>>();

@@ -309,6 +309,25 @@ TEST(Sm90Bwd, Dropout) {
   });
 }
 
+// K's A fragments in registers (FLASHATTN_SM90_BWD_K_REGS=1, experimental: head_dim 64, 128-query
+// steps, plain scores): the grid's head_dim 40 and 64 cases in both dQ schemes, GQA and varlen.
+TEST(Sm90Bwd, KRegs) {
+  REQUIRE_SM90_BWD();
+  with_env("FLASHATTN_SM90_BWD_K_REGS", "1", [&] {
+    for (GridParam g : bwd_grid())
+      if (g.head_dim <= 64) {
+        const Spec x = grid_spec(g, 11);
+        if (g.seqlen_q % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+        else check_backward_sm90(x, "cuda-sm90");
+      }
+    std::vector<Spec> specs = option_specs(64, /*dropout=*/false);
+    for (Spec& x : specs) {
+      x.seed = 4700 + uint64_t(&x - specs.data());
+      check_backward_sm90(x, "cuda-sm90");
+    }
+  });
+}
+
 // Head_dim 64 in 64-query steps (FLASHATTN_SM90_BWD_BLOCK_M=64; the default there is 128, which
 // the grid tests run): the grid's odd lengths and the options in both dQ schemes, and agreement
 // with the 128-query steps.

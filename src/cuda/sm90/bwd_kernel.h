@@ -33,6 +33,7 @@
 
 #include <cmath>
 
+#include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
 #include "cuda/sm90/bwd_config.h"
@@ -54,11 +55,17 @@ struct BwdParams90 {
   bool dq_smem = false, dq_tensor = false;
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
+  bool k_regs = false;  // FLASHATTN_SM90_BWD_K_REGS=1: the kernel with kKRegs (bwd_launch.h)
   CUtensorMap tma_dq{};
 };
 
 // kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
-template <typename T, typename C, bool kExtras>
+// kKRegs (experimental, FLASHATTN_SM90_BWD_K_REGS=1; head_dim 64, 128-query steps, plain
+// scores): each consumer warpgroup holds its 64 keys of K as wgmma A fragments (16 registers a
+// thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
+// reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
+// the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
+template <typename T, typename C, bool kExtras, bool kKRegs = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers; dropout's "
                                               "keep bits: a warp per 32 keys x 32 queries)");
@@ -293,6 +300,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // site and its accumulators live inside one iteration: issuing step s + 1's from the end of
   // step s besides step 0's from before the loop made the compiler merge in-flight accumulators
   // with register moves, and ptxas serialized every wgmma of the kernel (C7515) and spilled.)
+  // kKRegs: K's A fragments, loaded once the K tile has landed (below).
+  uint32_t kfrag[kKRegs ? kD / 16 : 1][4];
   auto issue_s = [&](int s_, float(&acc_s)[kNS]) {
     const int st_ = s_ % kStages;
     const uint32_t sQ_ = smem_addr(smem + C::kOffQ + st_ * C::kBytesQ);
@@ -300,8 +309,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     reg_fence(acc_s);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk)
-      Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
+    for (int kk = 0; kk < kD / 16; ++kk) {
+      if constexpr (kKRegs)
+        Wgmma<kBlockM, T, 0>::rs(acc_s, kfrag[kk], desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
+      else
+        Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
+    }
     wgmma_commit();
   };
   auto issue_dp = [&](int s_, float(&acc_dp)[kNS]) {
@@ -380,6 +393,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   constexpr bool kLag = !kExtras && !C::kSplitD;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
+  if constexpr (kKRegs) {
+    // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
+    // warp * 16 + (i % 2) * 8 + l % 8, columns 16 kk + (i / 2) * 8 .. + 7: matrices (rows 0-7 | 8-15)
+    // x (columns 0-7 | 8-15) in the order of the mma A fragment's registers (k_frag_offset).
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk)
+      prim::ldmatrix_x4(kfrag[kk], smem_addr(smem + C::kOffK) + k_frag_offset<C>(key0 + warp * 16, lane, kk));
+  }
   Step cur = walk.first(hk * p.group);
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
     float acc_s[kNS], acc_dp[kNS];
@@ -455,9 +476,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
     // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
     // other schedule after the wait, for registers.)
+    // (kKRegs: after the wait, for registers.)
     float2 lse2[kNS / 4], dsum2[kNS / 4];
+    if constexpr (!kKRegs) {
 #pragma unroll
-    for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+      for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+    }
     if constexpr (kLag) {
       wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
     } else {
@@ -470,6 +494,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
     for (int g = 0; g < kNS / 4; ++g) {
+      if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
       if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
@@ -526,17 +551,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       reg_fence(pa);
       reg_fence(acc_dv);
       issue_dp(s, acc_dp);
+      if constexpr (!kKRegs) {  // (kKRegs: after the wait, for registers)
 #pragma unroll
-      for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+        for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+      }
       wgmma_wait<0>();
       reg_fence(acc_dp);
 #pragma unroll
-      for (int g = 0; g < kNS / 4; ++g)
+      for (int g = 0; g < kNS / 4; ++g) {
+        if constexpr (kKRegs) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int j = 4 * g + e;
           acc_dp[j] = acc_s[j] * (acc_dp[j] - (e % 2 ? dsum2[g].y : dsum2[g].x)) * p.scale;
         }
+      }
     }
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)

@@ -90,6 +90,7 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.dq_smem = l.kernel->head_dim != 256 && (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
+  P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", false);  // (128-query steps only; bwd_launch.h)
   l.kernel->launch(&P, stream);
 }
 

@@ -12,7 +12,7 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras>
+template <typename T, typename C, bool kExtras, bool kKRegs = false>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
@@ -23,7 +23,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
-  auto kernel = bwd_kernel<T, C, kExtras>;
+  auto kernel = bwd_kernel<T, C, kExtras, kKRegs>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
@@ -39,8 +39,15 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     // 128-query steps: plain scores only (the kernel with extras would not fit the registers).
     if (bwd90_extras(P))
       throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier or dropout");
-    if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
-    else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+    // FLASHATTN_SM90_BWD_K_REGS=1: K's A fragments in registers (experimental, bwd_kernel.h).
+    if (P.k_regs) {
+      if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, true>(P, s);
+      else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, true>(P, s);
+    } else if (P.dq_smem) {
+      launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
+    } else {
+      launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+    }
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
     // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic.
     if (P.dq_smem) throw CudaError("flashattn: internal error: the sm90 backward at head_dim 256 has no dQ buffer");

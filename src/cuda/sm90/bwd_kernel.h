@@ -69,6 +69,8 @@ template <typename T, typename C, bool kExtras, bool kKRegs = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers; dropout's "
                                               "keep bits: a warp per 32 keys x 32 queries)");
+  static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
+                "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
   constexpr int kNKV = C::kNV / 2;  // dK, dV floats a thread (m64 x kNV / 128)
@@ -396,10 +398,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   if constexpr (kKRegs) {
     // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
     // warp * 16 + (i % 2) * 8 + l % 8, columns 16 kk + (i / 2) * 8 .. + 7: matrices (rows 0-7 | 8-15)
-    // x (columns 0-7 | 8-15) in the order of the mma A fragment's registers (k_frag_offset).
+    // x (columns 0-7 | 8-15) in the order of the mma A fragment's registers (k_frag_offset). (No
+    // step: no K tile either.)
+    if (steps > 0) {
 #pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk)
-      prim::ldmatrix_x4(kfrag[kk], smem_addr(smem + C::kOffK) + k_frag_offset<C>(key0 + warp * 16, lane, kk));
+      for (int kk = 0; kk < kD / 16; ++kk)
+        prim::ldmatrix_x4(kfrag[kk], smem_addr(smem + C::kOffK) + k_frag_offset<C>(key0 + warp * 16, lane, kk));
+    }
   }
   Step cur = walk.first(hk * p.group);
   for (int s = 0; s < steps; ++s, cur = next(cur)) {

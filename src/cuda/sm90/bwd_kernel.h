@@ -56,6 +56,8 @@ struct BwdParams90 {
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   bool k_regs = false;  // FLASHATTN_SM90_BWD_K_REGS=1: the kernel with kKRegs (bwd_launch.h)
+  // The kernel with extras (kExtras, 64-query steps): a score modifier or dropout.
+  bool extras() const { return bp.fwd.has_score_mod || bp.fwd.dropout.enabled(); }
   CUtensorMap tma_dq{};
 };
 

@@ -70,8 +70,7 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   BwdParams90 P;
   P.bp = bp;
   const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
-  const bool extras = bp.fwd.has_score_mod || bp.fwd.dropout.enabled();
-  P.block_m = p.head_dim <= 64 && !extras && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
+  P.block_m = p.head_dim <= 64 && !P.extras() && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;

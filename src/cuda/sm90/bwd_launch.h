@@ -30,14 +30,11 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
-// The kernel with extras: a score modifier or dropout.
-inline bool bwd90_extras(const BwdParams90& P) { return P.bp.fwd.has_score_mod || P.bp.fwd.dropout.enabled(); }
-
 template <typename T, int kD, int kBlockM>
 void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   if constexpr (kBlockM == 128) {
     // 128-query steps: plain scores only (the kernel with extras would not fit the registers).
-    if (bwd90_extras(P))
+    if (P.extras())
       throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier or dropout");
     // FLASHATTN_SM90_BWD_K_REGS=1: K's A fragments in registers (experimental, bwd_kernel.h).
     if (P.k_regs) {
@@ -51,13 +48,13 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
     // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic.
     if (P.dq_smem) throw CudaError("flashattn: internal error: the sm90 backward at head_dim 256 has no dQ buffer");
-    if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+    if (P.extras()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
   } else if (P.dq_smem) {
-    if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
+    if (P.extras()) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
   } else {
-    if (bwd90_extras(P)) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+    if (P.extras()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
   }
 }

@@ -2,7 +2,7 @@
 # bench/gpu/layer_kernels.sh OUT_DIR [B S H D]: every GPU kernel of one GPT-2 attention layer's
 # forward + backward (causal, bf16; the second of two iterations), with its duration from Nsight
 # Compute (gpu__time_duration), for ours (the installed Python package; plain, dropout 0.1 with
-# the sm80 and with the sm90 backward) and for SDPA's cuDNN backend: where the time outside the
+# the sm90 (default) and with the sm80 backward) and for SDPA's cuDNN backend: where the time outside the
 # attention kernels goes. OUT_DIR/layer-kernels-<impl>.csv (raw) and a table on stdout.
 set -u
 OUTD=$1 B=${2:-4} S=${3:-4096} H=${4:-12} D=${5:-64}
@@ -28,11 +28,11 @@ step()
 torch.cuda.synchronize()
 torch.cuda.nvtx.range_pop()
 PY
-for impl in flashattn flashattn-dropout flashattn-dropout-sm90 sdpa-cudnn; do
+for impl in flashattn flashattn-dropout flashattn-dropout-sm80 sdpa-cudnn; do
   env_args=()
-  [[ $impl == flashattn-dropout-sm90 ]] && env_args=(FLASHATTN_SM90_BWD_DROPOUT=1)
+  [[ $impl == flashattn-dropout-sm80 ]] && env_args=(FLASHATTN_SM90_BWD_DROPOUT=0)
   env "${env_args[@]}" timeout 240 ncu --nvtx --nvtx-include "measured/" --metrics gpu__time_duration.sum --print-units base --csv \
-    python3 /tmp/layer_kernels.py "${impl%-sm90}" >"$OUTD/layer-kernels-$impl.csv" 2>/dev/null
+    python3 /tmp/layer_kernels.py "${impl%-sm80}" >"$OUTD/layer-kernels-$impl.csv" 2>/dev/null
   python3 - "$OUTD/layer-kernels-$impl.csv" "$impl" <<'PY'
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 5]

@@ -1,9 +1,9 @@
-// The sm90 (Hopper) backward (default for head_dim 33-128; the tests force it with
+// The sm90 (Hopper) backward (default for head_dim 33-128 and 225-256; the tests force it with
 // FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
-// dtypes, head_dim tiers 64, 128 and 256 (256: experimental; padded head_dims included), odd and unequal sequence
+// dtypes, head_dim tiers 64, 128 and 256 (padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen,
-// deterministic; dropout when FLASHATTN_SM90_BWD_DROPOUT=1) and the ones it leaves to the sm80
-// path by default or on request (dropout; deterministic with FLASHATTN_SM90_BWD_DETERMINISTIC=0); for both dQ schemes
+// deterministic, dropout) and the ones it leaves to the sm80 path on request (dropout with
+// FLASHATTN_SM90_BWD_DROPOUT=0; deterministic with FLASHATTN_SM90_BWD_DETERMINISTIC=0); for both dQ schemes
 // (FLASHATTN_SM90_BWD_DQ_TMA=0: red.global from the consumers; 1, the default: shared memory and
 // bulk reductions). Every result is checked against the
 // double-precision reference with the tolerance rule (check_backward_results). Skips with a
@@ -91,7 +91,7 @@ TEST(Sm90Bwd, Options) {
   }
 }
 
-// What the first version leaves to the sm80 path, even with the sm90 backward requested.
+// What goes to the sm80 path, even with the sm90 backward requested.
 TEST(Sm90Bwd, FallsBackToSm80) {
   REQUIRE_SM90_BWD();
   Spec base;
@@ -102,7 +102,7 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   base.backend = Backend::Cuda;
   Spec s = base;
   s.dropout = 0.17f;
-  check_backward_sm90(s, "cuda-sm80");
+  with_env("FLASHATTN_SM90_BWD_DROPOUT", "0", [&] { check_backward_sm90(s, "cuda-sm80"); });
   s = base;
   s.deterministic = true;
   with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "0", [&] { check_backward_sm90(s, "cuda-sm80"); });
@@ -124,15 +124,18 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   with_sm90_bwd(false, [&] { info = g.run_backward(); });
   EXPECT_EQ(info.path, "cuda-sm80");
   check_backward_results(c);
-  // Head_dim 256 by default (experimental there: FLASHATTN_EXPERIMENTAL_SM90_BWD=1 only).
-  Spec s256 = base;
-  s256.head_dim = 256;
-  Case c256(s256);
-  GpuCase g256(c256);
-  g256.run_forward();
-  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", nullptr, [&] { info = g256.run_backward(); });
-  EXPECT_EQ(info.path, "cuda-sm80");
-  check_backward_results(c256);
+  // Not requested, by default: head_dim 240 (tier 256) on the sm90 backward where the build has
+  // that tier, head_dim 200 (tier 224) on the sm80 path.
+  for (int d : {240, 200}) {
+    Spec sd = base;
+    sd.head_dim = d;
+    Case cd(sd);
+    GpuCase gd(cd);
+    gd.run_forward();
+    with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", nullptr, [&] { info = gd.run_backward(); });
+    EXPECT_EQ(info.path, d == 240 && tier256_built() ? "cuda-sm90" : "cuda-sm80") << "head_dim " << d;
+    check_backward_results(cd);
+  }
 }
 
 // deterministic = true on the sm90 backward (the default; the test sets
@@ -270,13 +273,13 @@ TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
         [](auto&& run) { with_dq_tma([&] { with_sm90_bwd(true, run); }); });
 }
 
-// Dropout through the sm90 backward (FLASHATTN_SM90_BWD_DROPOUT=1; the default sends it to the
+// Dropout through the sm90 backward (the default; FLASHATTN_SM90_BWD_DROPOUT=0 sends it to the
 // sm80 path): every option with dropout 0.17 on top (softcap, ALiBi, windows, MQA, GQA, large
 // logits, varlen), both dQ schemes, both tiers; odd lengths of the grid, causal and not; and
 // deterministic. The reference draws the same keep bits (src/semantics/dropout.h).
 TEST(Sm90Bwd, Dropout) {
   REQUIRE_SM90_BWD();
-  with_env("FLASHATTN_SM90_BWD_DROPOUT", "1", [&] {
+  with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     for (int d : {64, 128, 256}) {
       if (d == 256 && !tier256_built()) continue;
       std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
@@ -309,11 +312,12 @@ TEST(Sm90Bwd, Dropout) {
   });
 }
 
-// K's A fragments in registers (FLASHATTN_SM90_BWD_K_REGS=1, experimental: head_dim 64, 128-query
-// steps, plain scores): the grid's head_dim 40 and 64 cases in both dQ schemes, GQA and varlen.
-TEST(Sm90Bwd, KRegs) {
+// K's A fragments in shared memory (FLASHATTN_SM90_BWD_K_REGS=0; the default at head_dim 64,
+// 128-query steps, plain scores, holds them in registers, which the grid tests run): the grid's
+// head_dim 40 and 64 cases in both dQ schemes, GQA and varlen.
+TEST(Sm90Bwd, KInSharedMemory) {
   REQUIRE_SM90_BWD();
-  with_env("FLASHATTN_SM90_BWD_K_REGS", "1", [&] {
+  with_env("FLASHATTN_SM90_BWD_K_REGS", "0", [&] {
     for (GridParam g : bwd_grid())
       if (g.head_dim <= 64) {
         const Spec x = grid_spec(g, 11);

@@ -22,7 +22,7 @@ template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
-  // kSplitD (head_dim 256; experimental, FLASHATTN_EXPERIMENTAL_SM90_BWD=1): dK and dV of 64 keys
+  // kSplitD (head_dim 256): dK and dV of 64 keys
   // x 256 columns would take 256 registers a thread, so both consumer warpgroups take the same 64
   // keys and split the head dim: each computes S^T and dP^T of all of them (the GEMMs twice: 7
   // units of GEMM work a step instead of 5) and dK, dV, dQ of its 128 columns; warpgroup 0 alone

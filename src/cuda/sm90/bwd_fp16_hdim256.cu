@@ -1,5 +1,5 @@
-// sm90 backward, fp16, head_dim 256 (experimental: FLASHATTN_EXPERIMENTAL_SM90_BWD=1; compiled for
-// sm_90a only; cmake/cuda.cmake).
+// sm90 backward, fp16, head_dim 256 (the default for head_dim 225-256 since session 8;
+// compiled for sm_90a only; cmake/cuda.cmake).
 #include "cuda/sm90/bwd_launch.h"
 
 namespace flashattn::cuda::sm90 {

@@ -1,5 +1,5 @@
-// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64 and 128, see
-// bwd_launch.cu; tier 256 experimental: kSplitD, bwd_config.h, 64-key blocks whose two consumer
+// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64, 128 and
+// 256, see bwd_launch.cu; tier 256: kSplitD, bwd_config.h, 64-key blocks whose two consumer
 // warpgroups split the head dim). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
 // registers while it walks every query head of the group and every query block (64 or 128 rows,
 // kBlockM) the mask lets its keys reach, as the sm80 bwd_kernel does, and computes the same function:
@@ -55,15 +55,15 @@ struct BwdParams90 {
   bool dq_smem = false, dq_tensor = false;
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
-  bool k_regs = false;  // FLASHATTN_SM90_BWD_K_REGS=1: the kernel with kKRegs (bwd_launch.h)
+  bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
   // The kernel with extras (kExtras, 64-query steps): a score modifier or dropout.
   bool extras() const { return bp.fwd.has_score_mod || bp.fwd.dropout.enabled(); }
   CUtensorMap tma_dq{};
 };
 
 // kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
-// kKRegs (experimental, FLASHATTN_SM90_BWD_K_REGS=1; head_dim 64, 128-query steps, plain
-// scores): each consumer warpgroup holds its 64 keys of K as wgmma A fragments (16 registers a
+// kKRegs (the default at head_dim 64, 128-query steps, plain scores since session 8: +3-7% at
+// seqlen 8k; FLASHATTN_SM90_BWD_K_REGS=0 opts out): each consumer warpgroup holds its 64 keys of K as wgmma A fragments (16 registers a
 // thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.

@@ -1,4 +1,4 @@
-// Host side of the sm90 backward (the default for head_dim tiers 64 and 128; FLASHATTN_EXPERIMENTAL_SM90_BWD
+// Host side of the sm90 backward (the default for head_dim tiers 64, 128 and 256; FLASHATTN_EXPERIMENTAL_SM90_BWD
 // =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the
 // dispatcher calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's
 // (sm80::run_backward); only the main kernel differs. Compiled for sm_90a with the kernels
@@ -89,7 +89,9 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.dq_smem = l.kernel->head_dim != 256 && (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
-  P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", false);  // (128-query steps only; bwd_launch.h)
+  // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
+  // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
+  P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
   l.kernel->launch(&P, stream);
 }
 
@@ -120,21 +122,23 @@ bool sm90_bwd_enabled(const Problem& p) {
   // On by default where it beats the sm80 backward: head_dim tier 128 (session 5: +20-30%;
   // session 6: 355 vs 246 TFLOP/s at 8k) and, since its producer stopped spinning, tier 64 from
   // head_dim 40 (session 6, seqlen 2k-8k, causal and not: +8-13%); head_dim <= 32 keeps the sm80
-  // path's own tier 32. FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers
-  // (also tier 256: built in session 7, not yet run on a GPU), =0 for none.
-  return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD", p.head_dim > 32 && p.head_dim <= 128);
+  // path's own tier 32; tier 256 (head_dim 225-256) since session 8 (seqlen 8k: 262 vs 194
+  // TFLOP/s, causal 254 vs 187). Tiers 160-224 stay on the sm80 path.
+  // FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers, =0 for none.
+  return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD",
+                          p.head_dim > 32 && (p.head_dim <= 128 || p.head_dim > 224));
 }
 
 bool sm90_bwd_eligible(const Problem& p) {
-  // Dropout: FLASHATTN_SM90_BWD_DROPOUT=1 only (session 7, offline: not yet run on a GPU), else
-  // the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
+  // Dropout: here by default since session 8 (seqlen 8k, dropout 0.1: d64 158 -> 192 TFLOP/s,
+  // d128 176 -> 311); FLASHATTN_SM90_BWD_DROPOUT=0 sends it to the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
   // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
   // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does head_dim 256 (its
   // kernel adds dQ by red.global). No query or key rows at all: the sm80 path too (a tensor map
   // cannot have an extent of 0).
   const bool det_ok =
       !p.deterministic || (p.head_dim <= 128 && sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
-  const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", false);
+  const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", true);
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && dropout_ok && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&
          sm90::tma_ok(p.dk) && sm90::tma_ok(p.dv);

@@ -1,4 +1,4 @@
-// Launcher of the sm90 backward kernel (experimental), instantiated once per (dtype, head_dim
+// Launcher of the sm90 backward kernel, instantiated once per (dtype, head_dim
 // tier) in src/cuda/sm90/bwd_*.cu. The tensor maps and the workspace come from the host side
 // (bwd_launch.cu, around the sm80 path's D and dq conversion kernels).
 #pragma once
@@ -36,7 +36,7 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     // 128-query steps: plain scores only (the kernel with extras would not fit the registers).
     if (P.extras())
       throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier or dropout");
-    // FLASHATTN_SM90_BWD_K_REGS=1: K's A fragments in registers (experimental, bwd_kernel.h).
+    // K's A fragments in registers (the default; FLASHATTN_SM90_BWD_K_REGS=0 opts out; bwd_kernel.h).
     if (P.k_regs) {
       if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, true>(P, s);
       else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, true>(P, s);

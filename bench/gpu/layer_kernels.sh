@@ -2,7 +2,7 @@
 # bench/gpu/layer_kernels.sh OUT_DIR [B S H D]: every GPU kernel of one GPT-2 attention layer's
 # forward + backward (causal, bf16; the second of two iterations), with its duration from Nsight
 # Compute (gpu__time_duration), for ours (the installed Python package; plain, dropout 0.1 with
-# the sm90 (default) and with the sm80 backward) and for SDPA's cuDNN backend: where the time outside the
+# the sm90 (default) and with the sm80 backward) and for SDPA's cuDNN backend (plain, dropout 0.1): where the time outside the
 # attention kernels goes. OUT_DIR/layer-kernels-<impl>.csv (raw) and a table on stdout.
 set -u
 OUTD=$1 B=${2:-4} S=${3:-4096} H=${4:-12} D=${5:-64}
@@ -18,20 +18,23 @@ def step():
         o = flashattn.flash_attn_func(q, k, v, causal=True, dropout_p=0.1 if "dropout" in impl else 0.0)
     else:
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            o = F.scaled_dot_product_attention(*(t.transpose(1, 2) for t in (q, k, v)), is_causal=True).transpose(1, 2)
+            o = F.scaled_dot_product_attention(*(t.transpose(1, 2) for t in (q, k, v)), is_causal=True,
+                                               dropout_p=0.1 if "dropout" in impl else 0.0).transpose(1, 2)
     o.backward(dout)
     qkv.grad = None
 step()
 torch.cuda.synchronize()
-torch.cuda.nvtx.range_push("measured")
+# cudaProfilerStart/Stop (ncu --profile-from-start off): process-wide, so the backward's kernels,
+# which autograd launches from its own thread (outside a thread's NVTX range), count too.
+torch.cuda.profiler.start()
 step()
 torch.cuda.synchronize()
-torch.cuda.nvtx.range_pop()
+torch.cuda.profiler.stop()
 PY
-for impl in flashattn flashattn-dropout flashattn-dropout-sm80 sdpa-cudnn; do
+for impl in flashattn flashattn-dropout flashattn-dropout-sm80 sdpa-cudnn sdpa-cudnn-dropout; do
   env_args=()
   [[ $impl == flashattn-dropout-sm80 ]] && env_args=(FLASHATTN_SM90_BWD_DROPOUT=0)
-  env "${env_args[@]}" timeout 240 ncu --nvtx --nvtx-include "measured/" --metrics gpu__time_duration.sum --print-units base --csv \
+  env "${env_args[@]}" timeout 240 ncu --profile-from-start off --metrics gpu__time_duration.sum --print-units base --csv \
     python3 /tmp/layer_kernels.py "${impl%-sm80}" >"$OUTD/layer-kernels-$impl.csv" 2>/dev/null
   python3 - "$OUTD/layer-kernels-$impl.csv" "$impl" <<'PY'
 import csv, sys

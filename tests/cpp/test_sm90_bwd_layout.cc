@@ -169,7 +169,7 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   EXPECT_EQ((Bwd90Config<128, true>::kOffKeep), (Bwd90Config<128, true>::kOffdQ + Bwd90Config<128, true>::kBytesdQ));
   EXPECT_EQ((Bwd90Config<128, true>::kOffLse), (Bwd90Config<128, true>::kOffKeep + Bwd90Config<128, true>::kBytesKeep));
   EXPECT_EQ((Bwd90Config<64, true>::kOffKeep), (Bwd90Config<64, true>::kOffdQ + 2 * Bwd90Config<64, true>::kBytesdQ));
-  EXPECT_EQ((Bwd90Config<64, true, 128>::kBytesKeep), 0);
+  EXPECT_EQ((Bwd90Config<64, true, 128>::kBytesKeep), 2 * 2 * 64 * 4 * 4);  // kDrop: four query words a key
   // Head_dim 256 (kSplitD): 64 keys, one dS panel a buffer, red.global dQ (no buffer), in 227 KB.
   using S = Bwd90Config<256>;
   EXPECT_EQ(S::kBlockN, 64);
@@ -182,11 +182,19 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   EXPECT_LT(S::kOffLse, S::kOffDsum);
   EXPECT_LT(S::kOffDsum, S::kOffBar);
   EXPECT_LE(S::kSmemBytes, 232448);
-  // Keep words: both buffers of both warpgroups, each a bijection of (64 keys, 2 query words).
-  std::vector<int> words(Bwd90Config<128>::kKeepWordsWG, 0);
-  for (int key = 0; key < 64; ++key)
-    for (int qw = 0; qw < 2; ++qw) ++words.at(Bwd90Config<128>::keep_word(key, qw));
-  for (int n : words) EXPECT_EQ(n, 1);
+  // Keep words: both buffers of both warpgroups, each a bijection of (64 keys, kBlockM / 32 query
+  // words); each warp draws kKeepDraws words, together each of them once per key group.
+  for (int bm : {64, 128}) {
+    const int qws = bm / 32, draws = bm == 64 ? Bwd90Config<128>::kKeepDraws : Bwd90Config<64, true, 128>::kKeepDraws;
+    EXPECT_EQ(draws * 2, qws);
+    std::vector<int> words(64 * qws, 0), drawn(2 * qws, 0);
+    for (int key = 0; key < 64; ++key)
+      for (int qw = 0; qw < qws; ++qw) ++words.at(Bwd90Config<128>::keep_word(key, qw));
+    for (int n : words) EXPECT_EQ(n, 1);
+    for (int warp = 0; warp < 4; ++warp)
+      for (int i = 0; i < draws; ++i) ++drawn.at((warp % 2) * qws + Bwd90Config<128>::keep_draw_qw(warp, i));
+    for (int n : drawn) EXPECT_EQ(n, 1);
+  }
   EXPECT_EQ(Bwd90Config<128>::kBytesKeep, 2 * 2 * Bwd90Config<128>::kKeepWordsWG * 4);
   EXPECT_EQ(Bwd90Config<64>::kDQ * 2, 64);
   EXPECT_EQ(Bwd90Config<128>::kDQ * 2, 128);
@@ -310,26 +318,26 @@ void check_ds_stmatrix() {
 // element of both warpgroups, on steps and key blocks away from the origin.
 template <typename C>
 void check_keep_bits() {
-  static_assert(C::kBlockM == 64, "the kernel with extras: 64-query steps");
   const semantics::Dropout drop = semantics::make_dropout(0.3, 0x1234abcd9876ull, 77);
   for (const auto& [bh, m0, n0] : std::vector<std::tuple<uint64_t, int, int>>{{0, 0, 0}, {5, 192, 384}, {37, 960, 1664}}) {
     for (int cw = 0; cw < 2; ++cw) {
       const int key0 = C::kSplitD ? 0 : cw * 64;  // the kernel's key0
       std::vector<uint32_t> words(C::kKeepWordsWG, 0xdeadbeefu);
       std::vector<int> written(C::kKeepWordsWG, 0);
-      for (int warp = 0; warp < 4; ++warp) {
-        const int kg = warp % 2, qh = warp / 2;
-        uint32_t bits[32];
-        for (int lane = 0; lane < 32; ++lane) bits[lane] = drop.keep_bits32(bh, m0 + qh * 32 + lane, n0 + key0 + kg * 32);
-        for (int c = 0; c < 32; ++c) {
-          uint32_t ballot = 0;
-          for (int l = 0; l < 32; ++l) ballot |= ((bits[l] >> c) & 1u) << l;
-          const int w = C::keep_word(kg * 32 + c, qh);  // lane c keeps ballot c
-          ASSERT_LT(w, C::kKeepWordsWG);
-          words[w] = ballot;
-          ++written[w];
+      for (int warp = 0; warp < 4; ++warp)
+        for (int i = 0; i < C::kKeepDraws; ++i) {
+          const int kg = warp % 2, qw = C::keep_draw_qw(warp, i);
+          uint32_t bits[32];
+          for (int lane = 0; lane < 32; ++lane) bits[lane] = drop.keep_bits32(bh, m0 + qw * 32 + lane, n0 + key0 + kg * 32);
+          for (int c = 0; c < 32; ++c) {
+            uint32_t ballot = 0;
+            for (int l = 0; l < 32; ++l) ballot |= ((bits[l] >> c) & 1u) << l;
+            const int w = C::keep_word(kg * 32 + c, qw);  // lane c keeps ballot c
+            ASSERT_LT(w, C::kKeepWordsWG);
+            words[w] = ballot;
+            ++written[w];
+          }
         }
-      }
       for (int n : written) EXPECT_EQ(n, 1);
       int bad = 0, dropped = 0;
       for (int warp = 0; warp < 4; ++warp)
@@ -347,7 +355,7 @@ void check_keep_bits() {
             }
         }
       EXPECT_EQ(bad, 0) << "bh " << bh << " m0 " << m0 << " n0 " << n0 << " warpgroup " << cw;
-      EXPECT_GT(dropped, 64 * 64 / 5);  // p = 0.3: about 1229 of 4096
+      EXPECT_GT(dropped, 64 * C::kBlockM / 5);  // p = 0.3: about 1229 of 4096 (64-query steps)
     }
   }
 }
@@ -356,6 +364,7 @@ TEST(Sm90BwdLayout, DropoutKeepBits) {
   check_keep_bits<Bwd90Config<128>>();
   check_keep_bits<Bwd90Config<64>>();
   check_keep_bits<Bwd90Config<256>>();  // kSplitD: both warpgroups draw the same 64 keys
+  check_keep_bits<Bwd90Config<64, true, 128>>();  // kDrop at 128-query steps: two words a warp
 }
 
 // kKRegs: K's wgmma A fragments by ldmatrix .x4 from the K tile as TMA wrote it (k_frag_offset).

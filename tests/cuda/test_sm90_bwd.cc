@@ -274,29 +274,49 @@ TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
 }
 
 // Dropout through the sm90 backward (the default; FLASHATTN_SM90_BWD_DROPOUT=0 sends it to the
-// sm80 path): every option with dropout 0.17 on top (softcap, ALiBi, windows, MQA, GQA, large
-// logits, varlen), both dQ schemes, both tiers; odd lengths of the grid, causal and not; and
-// deterministic. The reference draws the same keep bits (src/semantics/dropout.h).
-TEST(Sm90Bwd, Dropout) {
+// sm80 path): every option with dropout 0.17 on top (softcap, ALiBi: the kernel with extras;
+// windows, MQA, GQA, large logits, varlen: kDrop, the plain-score schedule), both dQ schemes,
+// every tier; odd lengths of the grid, causal and not; deterministic; head_dim 64 in 64-query
+// steps (the kernel with extras). The reference draws the same keep bits (src/semantics/dropout.h).
+// (One test per tier and part: ctest runs them in parallel; as one test it took 305 s, session 8.)
+class Sm90BwdDropout : public testing::TestWithParam<int> {};
+
+TEST_P(Sm90BwdDropout, Options) {
   REQUIRE_SM90_BWD();
+  const int d = GetParam();
+  if (d == 256 && !tier256_built()) GTEST_SKIP() << "head_dim tier 256 not built";
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
-    for (int d : {64, 128, 256}) {
-      if (d == 256 && !tier256_built()) continue;
-      std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
-      for (Spec& x : specs) {
-        const int i = int(&x - specs.data());
-        x.seed = uint64_t(d) * 53 + uint64_t(i);
-        x.dropout = 0.17f;
-        if (i % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
-        else check_backward_sm90(x, "cuda-sm90");
-      }
+    std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
+    for (Spec& x : specs) {
+      const int i = int(&x - specs.data());
+      x.seed = uint64_t(d) * 53 + uint64_t(i);
+      x.dropout = 0.17f;
+      if (i % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+      else check_backward_sm90(x, "cuda-sm90");
     }
+  });
+}
+
+TEST_P(Sm90BwdDropout, Grid) {
+  REQUIRE_SM90_BWD();
+  const int tier = GetParam();
+  if (tier == 256 && !tier256_built()) GTEST_SKIP() << "head_dim tier 256 not built";
+  with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     for (GridParam g : bwd_grid())
-      if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) && (g.head_dim <= 128 || tier256_built())) {
+      if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) &&
+          (g.head_dim <= 64 ? 64 : g.head_dim <= 128 ? 128 : 256) == tier) {  // the sm90 kernel's tier
         Spec x = grid_spec(g, 9);
         x.dropout = 0.3f;
         check_backward_sm90(x, "cuda-sm90");
       }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 256));
+
+TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
+  REQUIRE_SM90_BWD();
+  with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     Spec x;
     x.dtype = DType::BFloat16;
     x.head_dim = 128;
@@ -309,6 +329,14 @@ TEST(Sm90Bwd, Dropout) {
     x.deterministic = true;
     x.backend = Backend::Cuda;
     check_backward_sm90(x, "cuda-sm90");
+    x.deterministic = false;
+    x.head_dim = 64;
+    x.seqlen_q = 1000;
+    x.window_left = 200;
+    x.window_right = 70;
+    x.causal = false;
+    with_env("FLASHATTN_SM90_BWD_BLOCK_M", "64", [&] { check_backward_sm90(x, "cuda-sm90"); });
+    with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
   });
 }
 

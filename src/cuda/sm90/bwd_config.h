@@ -62,15 +62,18 @@ struct Bwd90Config {
   static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
   static constexpr int kBytesdQ = kBlockM * kRowdQ;
   static constexpr int kOffdQ = kOffdS + kBuffersdS * kBytesdS;
-  // Dropout's keep bits of a step (bwd_kernel.h, the kernel with extras: 64-query steps; none at
-  // 128): per consumer warpgroup one 32-bit word per (key of its 64, 32 queries of the step), bit
-  // q % 32 for query q, word keep_word(key, q / 32) (keys fastest: the stores of a warp's lanes
-  // and the reads of its key rows hit distinct banks); two buffers, used by alternate steps. A
-  // thread's element (g, e) of wgmma's accumulator layout (query 8 g + 2 tq + e % 2): bit
-  // keep_shift(g, e, tq) of its word g / 4.
+  // Dropout's keep bits of a step (bwd_kernel.h): per consumer warpgroup one 32-bit word per (key
+  // of its 64, 32 queries of the step), bit q % 32 for query q, word keep_word(key, q / 32) (keys
+  // fastest: the stores of a warp's lanes and the reads of its key rows hit distinct banks); two
+  // buffers, used by alternate steps. Warp w draws keys (w % 2) * 32 .. + 31 of the 32-query words
+  // keep_draw_qw(w, i), i < kKeepDraws (each lane one query row of each). A thread's element (g,
+  // e) of wgmma's accumulator layout (query 8 g + 2 tq + e % 2): bit keep_shift(g, e, tq) of its
+  // word g / 4.
   static constexpr int kKeepWordsWG = 64 * (kBlockM / 32);
-  static constexpr int kBytesKeep = kBlockM == 64 ? 2 * 2 * kKeepWordsWG * 4 : 0;
+  static constexpr int kKeepDraws = kBlockM / 64;
+  static constexpr int kBytesKeep = 2 * 2 * kKeepWordsWG * 4;
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
+  static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
   static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ = !kDqSmem ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;

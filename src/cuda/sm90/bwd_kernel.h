@@ -56,21 +56,27 @@ struct BwdParams90 {
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
-  // The kernel with extras (kExtras, 64-query steps): a score modifier or dropout.
-  bool extras() const { return bp.fwd.has_score_mod || bp.fwd.dropout.enabled(); }
+  // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
+  bool extras() const { return bp.fwd.has_score_mod; }
+  // Dropout: with a score modifier (or at head_dim 256) the kernel with extras, else kDrop.
+  bool dropout() const { return bp.fwd.dropout.enabled(); }
   CUtensorMap tma_dq{};
 };
 
 // kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
+// kDrop: dropout may be on, the scores are plain: the plain-score schedule (kLag; 128-query steps
+// at head_dim 64) with the keep bits drawn as the kernel with extras draws them (session 8: the
+// kernel with extras at 64-query steps took dropout at head_dim 64 to 182 TFLOP/s, 401 without).
 // kKRegs (the default at head_dim 64, 128-query steps, plain scores since session 8: +3-7% at
 // seqlen 8k; FLASHATTN_SM90_BWD_K_REGS=0 opts out): each consumer warpgroup holds its 64 keys of K as wgmma A fragments (16 registers a
 // thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
-template <typename T, typename C, bool kExtras, bool kKRegs = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
-  static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers; dropout's "
-                                              "keep bits: a warp per 32 keys x 32 queries)");
+  static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
+  static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
+  constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
@@ -389,7 +395,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // 240. Step 0 issues a dQ product too, of the other dS buffer (not yet written: uninitialized
   // shared memory, which compute-sanitizer's initcheck would report; the result is discarded): a
   // conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
-  // The other schedule (!kLag): a score modifier or dropout (kExtras: d(score)/d(dot) needs the
+  // The other schedule (!kLag): a score modifier, dropout with it (kExtras: d(score)/d(dot) needs the
   // dot, which P^T overwrites; keeping it would cost kNS registers) and head_dim 256 (kSplitD:
   // dQ's 64 registers a thread do not fit beside S^T): S^T and dP^T are issued together and both
   // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
@@ -447,11 +453,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         qspan[hf] = uint32_t(hi - lo);
       }
     }
-    // Dropout (kExtras; the kernel with plain scores never sees it): the keep bits of this
-    // warpgroup's 64 keys x 64 queries, drawn while S^T and dP^T run. Warp w draws, per lane, the
-    // 32 keys kg * 32 .. + 31 (kg = w % 2) of query m0 + qh * 32 + lane (qh = w / 2): one
-    // Dropout::keep_bits32, four Philox calls, as the forward draws them (one call per 8 of an
-    // element row's columns, no waste); 32 ballots transpose the warp's 32 x 32 bits so that
+    // Dropout (kExtras, kDrop): the keep bits of this warpgroup's 64 keys x kBlockM queries,
+    // drawn while S^T (and dP^T or dQ(s - 1)) run. Warp w draws, per lane, the 32 keys kg * 32 ..
+    // + 31 (kg = w % 2) of query m0 + qw * 32 + lane for its words qw (bwd_config.h): one
+    // Dropout::keep_bits32 each, four Philox calls, as the forward draws them (one call per 8 of
+    // an element row's columns, no waste); 32 ballots transpose the warp's 32 x 32 bits so that
     // lane c holds key kg * 32 + c's word over the 32 queries; through shared memory each thread
     // then takes the words of its keys kr0 and kr0 + 8. Off: every bit set, keep_scale 1 (exact).
     uint32_t keep[2][kBlockM / 32];
@@ -459,19 +465,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
       for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
-    if constexpr (kExtras) {
+    if constexpr (kKeep) {
       if (p.dropout.enabled()) {
         uint32_t* sKeep = reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + ((s & 1) * 2 + cw) * C::kKeepWordsWG;
-        const int kg = warp % 2, qh = warp / 2;
-        const uint32_t bits =
-            p.dropout.keep_bits32(uint64_t(b) * p.num_heads + h, m0 + qh * 32 + lane, n0 + key0 + kg * 32);
-        uint32_t mine = 0;
+        const int kg = warp % 2;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-          const uint32_t word = __ballot_sync(0xffffffffu, (bits >> c) & 1u);
-          if (lane == c) mine = word;
+        for (int i = 0; i < C::kKeepDraws; ++i) {
+          const int qw = C::keep_draw_qw(warp, i);
+          const uint32_t bits =
+              p.dropout.keep_bits32(uint64_t(b) * p.num_heads + h, m0 + qw * 32 + lane, n0 + key0 + kg * 32);
+          uint32_t mine = 0;
+#pragma unroll
+          for (int c = 0; c < 32; ++c) {
+            const uint32_t word = __ballot_sync(0xffffffffu, (bits >> c) & 1u);
+            if (lane == c) mine = word;
+          }
+          sKeep[C::keep_word(kg * 32 + lane, qw)] = mine;
         }
-        sKeep[C::keep_word(kg * 32 + lane, qh)] = mine;
         if (cw == 0) named_bar_sync(kBarKeep, 128);  // literal ids: ptxas reserves all 16 for a variable one
         else named_bar_sync(kBarKeep + 1, 128);
 #pragma unroll
@@ -534,12 +544,26 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
     }
 
+    // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
+    // bit) and scaled, as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and
+    // scaled - D) scale.
+    auto dropped = [&](float x, int j) {
+      if constexpr (kDrop) {
+        const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
+        return kept ? x * p.dropout.keep_scale : 0.0f;
+      } else {
+        return x;
+      }
+    };
     // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
     uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) pa[kk][e] = prim::pack2(acc_s[8 * kk + 2 * e], acc_s[8 * kk + 2 * e + 1], T());
+      for (int e = 0; e < 4; ++e) {
+        const int j = 8 * kk + 2 * e;
+        pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
+      }
     // dV += P^T dO: one commit group.
     reg_fence(acc_dv);
     reg_fence(pa);
@@ -570,7 +594,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int j = 4 * g + e;
-          acc_dp[j] = acc_s[j] * (acc_dp[j] - (e % 2 ? dsum2[g].y : dsum2[g].x)) * p.scale;
+          acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x)) * p.scale;
         }
       }
     }

@@ -12,7 +12,7 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kKRegs = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
@@ -23,7 +23,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
-  auto kernel = bwd_kernel<T, C, kExtras, kKRegs>;
+  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
@@ -33,11 +33,15 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
 template <typename T, int kD, int kBlockM>
 void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   if constexpr (kBlockM == 128) {
-    // 128-query steps: plain scores only (the kernel with extras would not fit the registers).
+    // 128-query steps: plain scores only (the kernel with extras would not fit the registers),
+    // dropout by kDrop. K's A fragments in registers by default (FLASHATTN_SM90_BWD_K_REGS=0: in
+    // shared memory; bwd_kernel.h); with dropout in shared memory (registers).
     if (P.extras())
-      throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier or dropout");
-    // K's A fragments in registers (the default; FLASHATTN_SM90_BWD_K_REGS=0 opts out; bwd_kernel.h).
-    if (P.k_regs) {
+      throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
+    if (P.dropout()) {
+      if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, false, true>(P, s);
+      else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, false, true>(P, s);
+    } else if (P.k_regs) {
       if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, true>(P, s);
       else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, true>(P, s);
     } else if (P.dq_smem) {
@@ -46,16 +50,26 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
       launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
     }
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
-    // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic.
+    // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic;
+    // dropout in the kernel with extras (the schedule of kSplitD).
     if (P.dq_smem) throw CudaError("flashattn: internal error: the sm90 backward at head_dim 256 has no dQ buffer");
-    if (P.extras()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+    if (P.extras() || P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
-  } else if (P.dq_smem) {
-    if (P.extras()) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
-    else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
   } else {
-    if (P.extras()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
-    else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+    // 64-query steps: a score modifier (with or without dropout) in the kernel with extras;
+    // dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim 64 (there
+    // only on request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
+    constexpr bool kDropHere = kD == 128;
+    const bool extras = P.extras() || (P.dropout() && !kDropHere);
+    if (P.dq_smem) {
+      if (extras) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
+      else if (kDropHere && P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, false, kDropHere>(P, s);
+      else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
+    } else {
+      if (extras) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
+      else if (kDropHere && P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, false, kDropHere>(P, s);
+      else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+    }
   }
 }
 

@@ -142,11 +142,14 @@ TEST(Sm90Bwd, FallsBackToSm80) {
 // FLASHATTN_SM90_BWD_DETERMINISTIC=1 all the same): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
 // causal, unequal lengths, both tiers; varlen (the flat per-row reductions); a sliding window
 // (query blocks whose first key block is not 0) with a softcap (the extras kernel); dropout
-// (FLASHATTN_SM90_BWD_DROPOUT=1, the extras kernel's keep bits).
-TEST(Sm90Bwd, Deterministic) {
+// (kDrop's keep bits).
+// (One test per head_dim tier: ctest runs them in parallel; together they took 143 s, session 8.)
+class Sm90BwdDeterministic : public testing::TestWithParam<int> {};
+
+TEST_P(Sm90BwdDeterministic, ThreeRunsBitwiseEqual) {
   REQUIRE_SM90_BWD();
+  const int d = GetParam();
   with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", [&] {
-    for (int d : {64, 128})
       for (int variant = 0; variant < 4; ++variant) {
         Spec s;
         s.dtype = variant ? DType::Float16 : DType::BFloat16;
@@ -169,13 +172,15 @@ TEST(Sm90Bwd, Deterministic) {
           s.window_right = 0;
           s.softcap = 20.0f;
         }
-        if (variant == 3) s.dropout = 0.2f;  // dropout on the sm90 backward (FLASHATTN_SM90_BWD_DROPOUT=1)
+        if (variant == 3) s.dropout = 0.2f;  // dropout (kDrop, the plain-score schedule)
         SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
-        with_env("FLASHATTN_SM90_BWD_DROPOUT", variant == 3 ? "1" : "0",
+        with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr,
                  [&] { with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); }); });
       }
   });
 }
+
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic, testing::Values(64, 128));
 
 // Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
 // catches gross disagreements; the reference checks carry the exact tolerance rule.

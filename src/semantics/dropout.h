@@ -78,11 +78,24 @@ struct Dropout {
     return philox4x32_10(ctr, uint32_t(seed), uint32_t(seed >> 32));
   }
 
+  // Whether 16-bit word k (< 8) of a unit's Philox output is kept, against threshold_hi() =
+  // threshold << 16: the high half of x[k / 2] compares as it stands, the low half shifted up (one
+  // or two instructions a word on a GPU). (Both sides scaled by 2^16: the low bits below a high
+  // half cannot reach the next multiple of 2^16.)
+  FA_HD uint32_t threshold_hi() const { return threshold << 16; }
+  static FA_HD bool word_kept(const Philox4& w, int k, uint32_t threshold_hi) {
+    const uint32_t x = w.x[k >> 1];
+    return ((k & 1) ? x : x << 16) >= threshold_hi;
+  }
+  // The column, within its stretch of 32, that word k of the stretch's unit q (< 4) decides: the
+  // inverse of (unit_of, word_of).
+  static FA_HD int column_of(int q, int k) { return 8 * (k >> 1) + 2 * q + (k & 1); }
+
   // Bit k set iff 16-bit word k of the unit is kept (k < 8).
   FA_HD uint32_t keep_bits8(uint64_t bh, int row, int unit) const {
     const Philox4 w = words(bh, row, unit);
     uint32_t bits = 0;
-    for (int k = 0; k < 8; ++k) bits |= uint32_t(((w.x[k >> 1] >> (16 * (k & 1))) & 0xffffu) >= threshold) << k;
+    for (int k = 0; k < 8; ++k) bits |= uint32_t(word_kept(w, k, threshold_hi())) << k;
     return bits;
   }
 

@@ -77,6 +77,32 @@ TEST(DropoutRule, BulkAccessorsMatchKeep) {
     }
 }
 
+// The word-level helpers the sm90 backward draws with (word_kept, column_of) against keep().
+TEST(DropoutRule, WordHelpersMatchKeep) {
+  for (int q = 0; q < 4; ++q)
+    for (int k = 0; k < 8; ++k) {
+      const int c = semantics::Dropout::column_of(q, k);
+      ASSERT_TRUE(c >= 0 && c < 32);
+      EXPECT_EQ(semantics::Dropout::unit_of(64 + c), 8 + q);
+      EXPECT_EQ(semantics::Dropout::word_of(64 + c), k);
+    }
+  for (double p : {1e-9, 0.17, 0.5, 0.9999})
+    for (uint64_t bh : {0, 9}) {
+      const semantics::Dropout d = semantics::make_dropout(p, 0xfeedbeef12345ull, 3);
+      for (int row : {0, 5, 4097})
+        for (int unit = 0; unit < 12; ++unit) {
+          const semantics::Philox4 w = d.words(bh, row, unit);
+          for (int k = 0; k < 8; ++k) {
+            const int col = (unit / 4) * 32 + semantics::Dropout::column_of(unit % 4, k);
+            ASSERT_EQ(semantics::Dropout::word_kept(w, k, d.threshold_hi()), d.keep(bh, row, col))
+                << "p=" << p << " row=" << row << " col=" << col;
+            ASSERT_EQ(semantics::Dropout::word_kept(w, k, d.threshold_hi()),
+                      documented_keep(p, 0xfeedbeef12345ull, 3, bh, row, col));
+          }
+        }
+    }
+}
+
 TEST(DropoutRule, KeepMatchesDocumentedRule) {
   for (double p : {1e-12, 0.1, 0.5, 0.9, 0.999999})
     for (uint64_t seed : {uint64_t(0), uint64_t(42), uint64_t(0x123456789abcdef0ull)})

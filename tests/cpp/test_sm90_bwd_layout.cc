@@ -326,16 +326,23 @@ void check_keep_bits() {
       std::vector<int> written(C::kKeepWordsWG, 0);
       for (int warp = 0; warp < 4; ++warp)
         for (int i = 0; i < C::kKeepDraws; ++i) {
+          // As the kernel: per Philox unit q of the 32 keys and 16-bit word k, a ballot of the
+          // lanes' (query rows') keep tests; lane column_of(q, k) keeps it.
           const int kg = warp % 2, qw = C::keep_draw_qw(warp, i);
-          uint32_t bits[32];
-          for (int lane = 0; lane < 32; ++lane) bits[lane] = drop.keep_bits32(bh, m0 + qw * 32 + lane, n0 + key0 + kg * 32);
-          for (int c = 0; c < 32; ++c) {
-            uint32_t ballot = 0;
-            for (int l = 0; l < 32; ++l) ballot |= ((bits[l] >> c) & 1u) << l;
-            const int w = C::keep_word(kg * 32 + c, qw);  // lane c keeps ballot c
-            ASSERT_LT(w, C::kKeepWordsWG);
-            words[w] = ballot;
-            ++written[w];
+          const int unit0 = ((n0 + key0 + kg * 32) >> 5) * 4;
+          for (int q = 0; q < 4; ++q) {
+            semantics::Philox4 w[32];
+            for (int lane = 0; lane < 32; ++lane) w[lane] = drop.words(bh, m0 + qw * 32 + lane, unit0 + q);
+            for (int k = 0; k < 8; ++k) {
+              uint32_t ballot = 0;
+              for (int l = 0; l < 32; ++l)
+                ballot |= uint32_t(semantics::Dropout::word_kept(w[l], k, drop.threshold_hi())) << l;
+              const int c = semantics::Dropout::column_of(q, k);
+              const int wi = C::keep_word(kg * 32 + c, qw);  // lane c keeps the ballot
+              ASSERT_LT(wi, C::kKeepWordsWG);
+              words[wi] = ballot;
+              ++written[wi];
+            }
           }
         }
       for (int n : written) EXPECT_EQ(n, 1);

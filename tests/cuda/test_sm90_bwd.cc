@@ -319,6 +319,44 @@ TEST_P(Sm90BwdDropout, Grid) {
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 256));
 
+// Dropout's keep bits drawn by the producer warpgroup (kDrawP, FLASHATTN_SM90_BWD_DRAW=producer,
+// experimental): the plain-score options and the grid's odd lengths at tiers 64 and 128, both dQ
+// schemes, and deterministic (the bits must equal the forward's: the reference checks them).
+TEST(Sm90Bwd, DropoutDrawnByProducer) {
+  REQUIRE_SM90_BWD();
+  with_env("FLASHATTN_SM90_BWD_DRAW", "producer", [&] {
+    for (int d : {64, 128}) {
+      std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
+      for (Spec& x : specs) {
+        if (x.softcap != 0.0f || x.alibi) continue;  // the kernel with extras draws those
+        const int i = int(&x - specs.data());
+        x.seed = uint64_t(d) * 71 + uint64_t(i);
+        x.dropout = 0.2f;
+        if (i % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+        else check_backward_sm90(x, "cuda-sm90");
+      }
+    }
+    for (GridParam g : bwd_grid())
+      if ((g.seqlen_q == 17 || g.seqlen_q == 1000) && g.head_dim <= 128) {
+        Spec x = grid_spec(g, 13);
+        x.dropout = 0.3f;
+        check_backward_sm90(x, "cuda-sm90");
+      }
+    Spec x;
+    x.dtype = DType::BFloat16;
+    x.head_dim = 64;
+    x.seqlen_q = 700;
+    x.seqlen_k = 517;
+    x.heads = 4;
+    x.heads_kv = 2;
+    x.causal = true;
+    x.dropout = 0.1f;
+    x.deterministic = true;
+    x.backend = Backend::Cuda;
+    check_backward_sm90(x, "cuda-sm90");
+  });
+}
+
 TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
   REQUIRE_SM90_BWD();
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {

@@ -56,6 +56,7 @@ struct BwdParams90 {
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
+  bool draw_producer = false;  // kDrawP (FLASHATTN_SM90_BWD_DRAW=producer; experimental)
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
   // Dropout: with a score modifier (or at head_dim 256) the kernel with extras, else kDrop.
@@ -72,11 +73,21 @@ struct BwdParams90 {
 // thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
+// kDrawP (with kDrop; experimental, FLASHATTN_SM90_BWD_DRAW=producer): the producer warpgroup's
+// idle warp 3 draws each stage's keep bits (Dropout::keep_bits32 per query row and 32 keys, no
+// transposition) into shared memory before it arrives on the stage's q_full, and the consumers
+// only read them: the drawing leaves the consumers' critical path (session 8: drawn by the
+// consumers between S^T's issue and its wait, it cost +120% of the plain backward's time). One
+// warp, 24 registers (the consumers' 240 leave no more: with warp 1 drawing too, or 32-40
+// registers and the consumers at 232, ptxas spilled): 64 Philox calls a lane a 128-query step,
+// ~5000 cycles of dependent rounds against a ~7000-cycle step; if it falls behind, the consumers
+// wait on q_full (the measurement will say).
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kDrawP = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
-  constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
+  static_assert(!kDrawP || kDrop, "kDrawP: a variant of kDrop");
+  constexpr bool kKeep = (kExtras || kDrop) && !kDrawP;  // the consumers draw dropout's keep bits
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
@@ -127,7 +138,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
     for (int s = 0; s < kStages; ++s) {
-      mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
+      // the TMA thread's expect_tx, warp 1's 32 lanes (and kDrawP: warp 3's)
+      mbar_init(q_full + s, 1 + 32 + (kDrawP ? 32 : 0));
       mbar_init(q_empty + s, 256);    // every consumer thread, after its own last read of the stage
     }
     for (int i = 0; i < C::kBuffersdQ; ++i) {
@@ -173,7 +185,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                       cur.h, qb);
         }
       }
-    } else if (warp == 1) {
+    }
+    // kDrawP: lane dl of warp 3 draws the stage's keep words dl, dl + 32, ... (bwd_config.h's
+    // keep_stage_word order: query = index % kBlockM, key group index / kBlockM), rows and keys
+    // past the sequences included (their elements are masked).
+    auto draw_keep = [&](int st, const Step& cur, int dl) {
+      if constexpr (kDrawP) {
+        if (!p.dropout.enabled()) return;
+        uint32_t* sw = reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + st * C::kKeepWordsStage;
+        const uint64_t bh = uint64_t(b) * p.num_heads + cur.h;
+        const int m0 = cur.m_block * kBlockM;
+#pragma unroll 1
+        for (int i = dl; i < C::kKeepWordsStage; i += 32) {
+          const int q = i % kBlockM, kg = i / kBlockM;
+          sw[C::keep_stage_word(q, kg)] = p.dropout.keep_bits32(bh, m0 + q, n0 + kg * 32);
+        }
+      }
+    };
+    if (warp == 1) {
       // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
       // per query row of the stage; rows past the sequence: P = 0 and D = 0.
       Step cur = walk.first(hk * p.group);
@@ -195,6 +224,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           sDsum0[st * kBlockM + r] = dsum;
         }
         mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
+      }
+    } else if (warp == 3) {
+      if constexpr (kDrawP) {
+        // Each stage's keep bits (q_full counts these 32 lanes too).
+        Step cur = walk.first(hk * p.group);
+        for (int s = 0; s < steps; ++s, cur = next(cur)) {
+          const int st = s % kStages;
+          if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
+          draw_keep(st, cur, lane);
+          mbar_arrive(q_full + st);
+        }
       }
     } else if (warp == 2) {
       if constexpr (C::kDqSmem) {
@@ -495,6 +535,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
           for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = sKeep[C::keep_word(kr0 + 8 * hf, qw)];
+      }
+    }
+    if constexpr (kDrawP) {
+      // The producer's words of this stage (q_full, waited in issue_s, orders them before these
+      // reads): one word per query of this thread (its keys kr0 and kr0 + 8 share a key group),
+      // two bits of it into the layout above.
+      if (p.dropout.enabled()) {
+        const uint32_t* sw = reinterpret_cast<const uint32_t*>(smem + C::kOffKeep) + st * C::kKeepWordsStage;
+        const int kg = (key0 + kr0) >> 5, sh = (key0 + kr0) & 31;  // sh + 8 < 32: kr0 % 16 < 8
+#pragma unroll
+        for (int qw = 0; qw < kBlockM / 32; ++qw) keep[0][qw] = keep[1][qw] = 0u;
+#pragma unroll
+        for (int g = 0; g < kNS / 4; ++g)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const uint32_t w = sw[C::keep_stage_word(g * 8 + 2 * tq + e, kg)];
+            keep[0][g / 4] |= ((w >> sh) & 1u) << C::keep_shift(g, e, tq);
+            keep[1][g / 4] |= ((w >> (sh + 8)) & 1u) << C::keep_shift(g, e, tq);
+          }
       }
     }
     // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before

@@ -12,7 +12,7 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kDrawP = false>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
@@ -23,11 +23,19 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
-  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
+  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop, kDrawP>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
+}
+
+// Dropout with plain scores (kDrop): drawn by the consumers, or by the producer warpgroup
+// (kDrawP, experimental: FLASHATTN_SM90_BWD_DRAW=producer, P.draw_producer).
+template <typename T, typename C>
+void launch_bwd90_drop(const BwdParams90& P, cudaStream_t s) {
+  if (P.draw_producer) launch_bwd90_config<T, C, false, false, true, true>(P, s);
+  else launch_bwd90_config<T, C, false, false, true>(P, s);
 }
 
 template <typename T, int kD, int kBlockM>
@@ -39,8 +47,8 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     if (P.extras())
       throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
     if (P.dropout()) {
-      if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, false, true>(P, s);
-      else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, false, true>(P, s);
+      if (P.dq_smem) launch_bwd90_drop<T, Bwd90Config<kD, true, kBlockM>>(P, s);
+      else launch_bwd90_drop<T, Bwd90Config<kD, false, kBlockM>>(P, s);
     } else if (P.k_regs) {
       if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, true>(P, s);
       else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, true>(P, s);
@@ -63,12 +71,20 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     const bool extras = P.extras() || (P.dropout() && !kDropHere);
     if (P.dq_smem) {
       if (extras) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
-      else if (kDropHere && P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, false, kDropHere>(P, s);
-      else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
+      else if constexpr (kDropHere) {
+        if (P.dropout()) launch_bwd90_drop<T, Bwd90Config<kD, true, kBlockM>>(P, s);
+        else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
+      } else {
+        launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
+      }
     } else {
       if (extras) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
-      else if (kDropHere && P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, false, kDropHere>(P, s);
-      else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+      else if constexpr (kDropHere) {
+        if (P.dropout()) launch_bwd90_drop<T, Bwd90Config<kD, false, kBlockM>>(P, s);
+        else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+      } else {
+        launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+      }
     }
   }
 }

@@ -319,6 +319,22 @@ TEST_P(Sm90BwdDropout, Grid) {
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 256));
 
+// Causal GQA (4 query heads, 2 kv heads), bf16, dropout 0.1, deterministic, seqlen_k 517.
+Spec deterministic_dropout_spec(int head_dim, int seqlen_q) {
+  Spec x;
+  x.dtype = DType::BFloat16;
+  x.head_dim = head_dim;
+  x.seqlen_q = seqlen_q;
+  x.seqlen_k = 517;
+  x.heads = 4;
+  x.heads_kv = 2;
+  x.causal = true;
+  x.dropout = 0.1f;
+  x.deterministic = true;
+  x.backend = Backend::Cuda;
+  return x;
+}
+
 // Dropout's keep bits drawn by the producer warpgroup (kDrawP, FLASHATTN_SM90_BWD_DRAW=producer,
 // experimental): the plain-score options and the grid's odd lengths at tiers 64 and 128, both dQ
 // schemes, and deterministic (the bits must equal the forward's: the reference checks them).
@@ -342,35 +358,14 @@ TEST(Sm90Bwd, DropoutDrawnByProducer) {
         x.dropout = 0.3f;
         check_backward_sm90(x, "cuda-sm90");
       }
-    Spec x;
-    x.dtype = DType::BFloat16;
-    x.head_dim = 64;
-    x.seqlen_q = 700;
-    x.seqlen_k = 517;
-    x.heads = 4;
-    x.heads_kv = 2;
-    x.causal = true;
-    x.dropout = 0.1f;
-    x.deterministic = true;
-    x.backend = Backend::Cuda;
-    check_backward_sm90(x, "cuda-sm90");
+    check_backward_sm90(deterministic_dropout_spec(64, 700), "cuda-sm90");
   });
 }
 
 TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
   REQUIRE_SM90_BWD();
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
-    Spec x;
-    x.dtype = DType::BFloat16;
-    x.head_dim = 128;
-    x.seqlen_q = 333;
-    x.seqlen_k = 517;
-    x.heads = 4;
-    x.heads_kv = 2;
-    x.causal = true;
-    x.dropout = 0.1f;
-    x.deterministic = true;
-    x.backend = Backend::Cuda;
+    Spec x = deterministic_dropout_spec(128, 333);
     check_backward_sm90(x, "cuda-sm90");
     x.deterministic = false;
     x.head_dim = 64;

@@ -38,6 +38,21 @@ void launch_bwd90_drop(const BwdParams90& P, cudaStream_t s) {
   else launch_bwd90_config<T, C, false, false, true>(P, s);
 }
 
+// 64-query steps (tiers 64 and 128): a score modifier (with or without dropout) in the kernel
+// with extras; dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim
+// 64 (there only on request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
+template <typename T, typename C>
+void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
+  constexpr bool kDropHere = C::kD == 128;
+  if (P.extras() || (P.dropout() && !kDropHere)) {
+    launch_bwd90_config<T, C, true>(P, s);
+  } else if (P.dropout()) {
+    if constexpr (kDropHere) launch_bwd90_drop<T, C>(P, s);
+  } else {
+    launch_bwd90_config<T, C, false>(P, s);
+  }
+}
+
 template <typename T, int kD, int kBlockM>
 void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   if constexpr (kBlockM == 128) {
@@ -63,29 +78,10 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     if (P.dq_smem) throw CudaError("flashattn: internal error: the sm90 backward at head_dim 256 has no dQ buffer");
     if (P.extras() || P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+  } else if (P.dq_smem) {
+    launch_bwd90_steps64<T, Bwd90Config<kD, true, kBlockM>>(P, s);
   } else {
-    // 64-query steps: a score modifier (with or without dropout) in the kernel with extras;
-    // dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim 64 (there
-    // only on request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
-    constexpr bool kDropHere = kD == 128;
-    const bool extras = P.extras() || (P.dropout() && !kDropHere);
-    if (P.dq_smem) {
-      if (extras) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, true>(P, s);
-      else if constexpr (kDropHere) {
-        if (P.dropout()) launch_bwd90_drop<T, Bwd90Config<kD, true, kBlockM>>(P, s);
-        else launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
-      } else {
-        launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
-      }
-    } else {
-      if (extras) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
-      else if constexpr (kDropHere) {
-        if (P.dropout()) launch_bwd90_drop<T, Bwd90Config<kD, false, kBlockM>>(P, s);
-        else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
-      } else {
-        launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
-      }
-    }
+    launch_bwd90_steps64<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   }
 }
 

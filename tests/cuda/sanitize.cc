@@ -129,8 +129,8 @@ int main() {
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, false, true); });
   guarded([] { run(DType::BFloat16, 128, 128, 130, 67, 2, 1, true, 0.0f, false, false); });
-  // ... with dropout: the plain-score schedule's keep bits (kDrop, 128-query steps at head_dim 64
-  // above; 64-query steps at 128) and head_dim 256's kernel with extras.
+  // ... with dropout: the plain-score schedule's keep bits (kDrop: 64-query steps at head_dim
+  // 128, 128-query steps at 64) and head_dim 256's kernel with extras.
   guarded([] { run(DType::BFloat16, 128, 128, 140, 200, 2, 2, true, 0.15f, false, false); });
   guarded([] { run(DType::BFloat16, 64, 64, 200, 140, 2, 1, false, 0.15f, false, false); });
   guarded([] { run(DType::BFloat16, 256, 256, 70, 90, 2, 1, false, 0.1f, false, false); });

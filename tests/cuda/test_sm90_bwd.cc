@@ -83,7 +83,7 @@ TEST(Sm90Bwd, Options) {
   REQUIRE_SM90_BWD();
   for (int d : {64, 128, 256}) {
     if (d == 256 && !tier256_built()) continue;
-    std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: the sm80 path)
+    std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: Sm90BwdDropout)
     for (Spec& x : specs) {
       x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
       with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
@@ -359,6 +359,7 @@ TEST(Sm90Bwd, DropoutDrawnByProducer) {
         check_backward_sm90(x, "cuda-sm90");
       }
     check_backward_sm90(deterministic_dropout_spec(64, 700), "cuda-sm90");
+    check_backward_sm90(deterministic_dropout_spec(128, 333), "cuda-sm90");
   });
 }
 

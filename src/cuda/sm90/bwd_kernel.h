@@ -59,7 +59,8 @@ struct BwdParams90 {
   bool draw_producer = false;  // kDrawP (FLASHATTN_SM90_BWD_DRAW=producer; experimental)
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
-  // Dropout: with a score modifier (or at head_dim 256) the kernel with extras, else kDrop.
+  // Dropout: with a score modifier, at head_dim 256, or at head_dim 64 in 64-query steps
+  // (FLASHATTN_SM90_BWD_BLOCK_M=64) the kernel with extras, else kDrop (bwd_launch.h).
   bool dropout() const { return bp.fwd.dropout.enabled(); }
   CUtensorMap tma_dq{};
 };

@@ -59,7 +59,7 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (boxes of bwd90_block_n rows, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 128 at head_dim tier 64 without extras (a score modifier, dropout; twice the
+// Queries per step: 128 at head_dim tier 64 without a score modifier (dropout included: kDrop; twice the
 // GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
 // tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
@@ -130,7 +130,7 @@ bool sm90_bwd_enabled(const Problem& p) {
   // TFLOP/s, causal 254 vs 187). Tiers 160-224 stay on the sm80 path.
   // FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers, =0 for none.
   return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD",
-                          p.head_dim > 32 && (p.head_dim <= 128 || p.head_dim > 224));
+                          p.head_dim > 32 && (p.head_dim <= 128 || (p.head_dim > 224 && p.head_dim <= 256)));
 }
 
 bool sm90_bwd_eligible(const Problem& p) {

@@ -367,8 +367,8 @@ void check_keep_bits() {
   }
 }
 
-// kDrawP: warp 3 of the producer stores Dropout::keep_bits32 of (query q, key group kg) at
-// keep_stage_word(q, kg) for every word of the stage; each consumer thread reads the words of its
+// kDrawP: the producer's drawing lanes (warps 0, 1, 3) store Dropout::keep_bits32 of (query q,
+// key group kg) at keep_stage_word(q, kg) for every word of the stage; each consumer thread reads the words of its
 // queries and takes the bits of its keys kr0, kr0 + 8 into keep[hf][g / 4] at keep_shift (the
 // layout the kernel's dropped() reads). Every element of both warpgroups against Dropout::keep.
 template <typename C>
@@ -377,8 +377,8 @@ void check_producer_keep_bits() {
   for (const auto& [bh, m0, n0] : std::vector<std::tuple<uint64_t, int, int>>{{0, 0, 0}, {7, 256, 640}}) {
     std::vector<uint32_t> sw(C::kKeepWordsStage, 0xdeadbeefu);
     std::vector<int> written(C::kKeepWordsStage, 0);
-    for (int lane = 0; lane < 32; ++lane)
-      for (int i = lane; i < C::kKeepWordsStage; i += 32) {
+    for (int dl = 0; dl < C::kDrawLanes; ++dl)
+      for (int i = dl; i < C::kKeepWordsStage; i += C::kDrawLanes) {
         const int q = i % C::kBlockM, kg = i / C::kBlockM;
         const int w = C::keep_stage_word(q, kg);
         ASSERT_LT(w, C::kKeepWordsStage);

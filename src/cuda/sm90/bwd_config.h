@@ -80,6 +80,7 @@ struct Bwd90Config {
   // words; a consumer warp's reads, one key group, four queries 2 apart, hit distinct banks).
   // Same bytes as the buffers above.
   static constexpr int kKeepWordsStage = kBlockM * (kBlockN / 32);
+  static constexpr int kDrawLanes = 96;  // the drawing lanes: warps 0, 1 and 3 of the producer
   static FA_HD int keep_stage_word(int query, int kg) { return kg * kBlockM + query; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
   static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;

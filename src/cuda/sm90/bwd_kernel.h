@@ -75,14 +75,15 @@ struct BwdParams90 {
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
 // kDrawP (with kDrop; experimental, FLASHATTN_SM90_BWD_DRAW=producer): the producer warpgroup's
-// idle warp 3 draws each stage's keep bits (Dropout::keep_bits32 per query row and 32 keys, no
-// transposition) into shared memory before it arrives on the stage's q_full, and the consumers
-// only read them: the drawing leaves the consumers' critical path (session 8: drawn by the
-// consumers between S^T's issue and its wait, it cost +120% of the plain backward's time). One
-// warp, 24 registers (the consumers' 240 leave no more: with warp 1 drawing too, or 32-40
-// registers and the consumers at 232, ptxas spilled): 64 Philox calls a lane a 128-query step,
-// ~5000 cycles of dependent rounds against a ~7000-cycle step; if it falls behind, the consumers
-// wait on q_full (the measurement will say).
+// warps 0 (beside its TMA thread), 1 (after LSE and D) and 3 draw a third each of every stage's
+// keep bits (Dropout::keep_bits32 per query row and 32 keys, no transposition) into shared memory
+// before they arrive on the stage's q_full, and the consumers only read them: the drawing leaves
+// the consumers' critical path (session 8: drawn by the consumers between S^T's issue and its
+// wait, it cost +120% of the plain backward's time). Three warps, on three of the SM's four
+// schedulers (warp w issues on w % 4; warp 2, the dQ writer, does not draw): ~21 Philox calls a
+// lane a 128-query step, ~1500 cycles of dependent rounds and ~1300 issue slots a scheduler
+// against a ~7000-cycle step. 24 registers (the consumers' 240 leave no more; 32-40 with the
+// consumers at 232 spilled in the consumers): ptxas spills in the producer (bench/NOTES.md).
 template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kDrawP = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
@@ -139,8 +140,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
     for (int s = 0; s < kStages; ++s) {
-      // the TMA thread's expect_tx, warp 1's 32 lanes (and kDrawP: warp 3's)
-      mbar_init(q_full + s, 1 + 32 + (kDrawP ? 32 : 0));
+      // the TMA thread's expect_tx, warp 1's 32 lanes (and kDrawP: warp 0's and warp 3's, after
+      // their draws)
+      mbar_init(q_full + s, 1 + 32 + (kDrawP ? 64 : 0));
       mbar_init(q_empty + s, 256);    // every consumer thread, after its own last read of the stage
     }
     for (int i = 0; i < C::kBuffersdQ; ++i) {
@@ -160,36 +162,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     // No step: no load either (a CTA must not exit with TMA copies into its shared memory in flight).
     if (steps == 0) return;
-    if (threadIdx.x == 0) {
-      prefetch_tensor_map(&P.tma_q);
-      prefetch_tensor_map(&P.tma_do);
-      prefetch_tensor_map(&P.tma_k);
-      prefetch_tensor_map(&P.tma_v);
-      const int k_row = int(seq.row_begin_k) + n0;
-      mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
-#pragma unroll
-      for (int pn = 0; pn < C::kPanels; ++pn) {
-        tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
-        tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
-      }
-      Step cur = walk.first(hk * p.group);
-      for (int s = 0; s < steps; ++s, cur = next(cur)) {
-        const int st = s % kStages;
-        if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-        const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
-        mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
-#pragma unroll
-        for (int pn = 0; pn < C::kPanels; ++pn) {
-          tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
-                      cur.h, qb);
-          tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
-                      cur.h, qb);
-        }
-      }
-    }
-    // kDrawP: lane dl of warp 3 draws the stage's keep words dl, dl + 32, ... (bwd_config.h's
-    // keep_stage_word order: query = index % kBlockM, key group index / kBlockM), rows and keys
-    // past the sequences included (their elements are masked).
+    // kDrawP: drawing lane dl (< kDrawLanes: warp 0's lanes, then warp 1's, then warp 3's) draws
+    // the stage's keep words dl, dl + kDrawLanes, ... (bwd_config.h's keep_stage_word order:
+    // query = index % kBlockM, key group index / kBlockM), rows and keys past the sequences
+    // included (their elements are masked).
     auto draw_keep = [&](int st, const Step& cur, int dl) {
       if constexpr (kDrawP) {
         if (!p.dropout.enabled()) return;
@@ -197,12 +173,49 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         const uint64_t bh = uint64_t(b) * p.num_heads + cur.h;
         const int m0 = cur.m_block * kBlockM;
 #pragma unroll 1
-        for (int i = dl; i < C::kKeepWordsStage; i += 32) {
+        for (int i = dl; i < C::kKeepWordsStage; i += C::kDrawLanes) {
           const int q = i % kBlockM, kg = i / kBlockM;
           sw[C::keep_stage_word(q, kg)] = p.dropout.keep_bits32(bh, m0 + q, n0 + kg * 32);
         }
       }
     };
+    // Thread 0 issues the TMA loads (kDrawP: its whole warp walks the steps beside it and draws a
+    // third of each stage's keep bits once the stage's loads are issued).
+    if (kDrawP ? warp == 0 : threadIdx.x == 0) {
+      if (!kDrawP || lane == 0) {
+        prefetch_tensor_map(&P.tma_q);
+        prefetch_tensor_map(&P.tma_do);
+        prefetch_tensor_map(&P.tma_k);
+        prefetch_tensor_map(&P.tma_v);
+        const int k_row = int(seq.row_begin_k) + n0;
+        mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
+#pragma unroll
+        for (int pn = 0; pn < C::kPanels; ++pn) {
+          tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
+          tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
+        }
+      }
+      Step cur = walk.first(hk * p.group);
+      for (int s = 0; s < steps; ++s, cur = next(cur)) {
+        const int st = s % kStages;
+        if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
+        if (!kDrawP || lane == 0) {
+          const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
+          mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
+#pragma unroll
+          for (int pn = 0; pn < C::kPanels; ++pn) {
+            tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
+                        cur.h, qb);
+            tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
+                        cur.h, qb);
+          }
+        }
+        if constexpr (kDrawP) {
+          draw_keep(st, cur, lane);
+          mbar_arrive(q_full + st);  // (lane 0's expect_tx arrival above is a separate count)
+        }
+      }
+    }
     if (warp == 1) {
       // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
       // per query row of the stage; rows past the sequence: P = 0 and D = 0.
@@ -224,16 +237,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           sLse0[st * kBlockM + r] = lse;
           sDsum0[st * kBlockM + r] = dsum;
         }
+        draw_keep(st, cur, 32 + lane);
         mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
       }
     } else if (warp == 3) {
       if constexpr (kDrawP) {
-        // Each stage's keep bits (q_full counts these 32 lanes too).
+        // A third of each stage's keep bits (q_full counts these 32 lanes too).
         Step cur = walk.first(hk * p.group);
         for (int s = 0; s < steps; ++s, cur = next(cur)) {
           const int st = s % kStages;
           if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-          draw_keep(st, cur, lane);
+          draw_keep(st, cur, 64 + lane);
           mbar_arrive(q_full + st);
         }
       }

@@ -89,6 +89,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
   static_assert(!kDrawP || kDrop, "kDrawP: a variant of kDrop");
+  static_assert(C::kDrawLanes == 96, "kDrawP: warps 0, 1 and 3 of the producer draw (q_full's count, the lane offsets)");
   constexpr bool kKeep = (kExtras || kDrop) && !kDrawP;  // the consumers draw dropout's keep bits
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
@@ -104,7 +105,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   float* sDsum0 = reinterpret_cast<float*>(smem + C::kOffDsum);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
   uint64_t* kv_full = bar;
-  uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA) and LSE, D (warp 1) landed
+  uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA), LSE, D (warp 1) (and kDrawP: the keep words) landed
   uint64_t* q_empty = q_full + kStages;    // per stage: both consumers are done with it
   uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer: both consumers stored it
   uint64_t* dq_empty = dq_full + C::kBuffersdQ;  // ... the writer's bulk reads of it completed
@@ -162,7 +163,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     // No step: no load either (a CTA must not exit with TMA copies into its shared memory in flight).
     if (steps == 0) return;
-    // kDrawP: drawing lane dl (< kDrawLanes: warp 0's lanes, then warp 1's, then warp 3's) draws
+    // kDrawP: drawing lane dl (< kDrawLanes: warp 3's lanes, then warp 1's, then warp 0's: the
+    // lanes from 64, with the fewest words, in the warp that also issues the TMA loads) draws
     // the stage's keep words dl, dl + kDrawLanes, ... (bwd_config.h's keep_stage_word order:
     // query = index % kBlockM, key group index / kBlockM), rows and keys past the sequences
     // included (their elements are masked).
@@ -211,7 +213,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           }
         }
         if constexpr (kDrawP) {
-          draw_keep(st, cur, lane);
+          draw_keep(st, cur, 64 + lane);
           mbar_arrive(q_full + st);  // (lane 0's expect_tx arrival above is a separate count)
         }
       }
@@ -247,7 +249,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         for (int s = 0; s < steps; ++s, cur = next(cur)) {
           const int st = s % kStages;
           if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-          draw_keep(st, cur, 64 + lane);
+          draw_keep(st, cur, lane);
           mbar_arrive(q_full + st);
         }
       }

@@ -53,25 +53,24 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   }
 }
 
+// 128-query steps (tier 64): plain scores only (the kernel with extras would not fit the
+// registers), dropout by kDrop. K's A fragments in registers by default
+// (FLASHATTN_SM90_BWD_K_REGS=0: in shared memory; bwd_kernel.h); with dropout in shared memory
+// (registers).
+template <typename T, typename C>
+void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
+  if (P.extras())
+    throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
+  if (P.dropout()) launch_bwd90_drop<T, C>(P, s);
+  else if (P.k_regs) launch_bwd90_config<T, C, false, true>(P, s);
+  else launch_bwd90_config<T, C, false>(P, s);
+}
+
 template <typename T, int kD, int kBlockM>
 void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   if constexpr (kBlockM == 128) {
-    // 128-query steps: plain scores only (the kernel with extras would not fit the registers),
-    // dropout by kDrop. K's A fragments in registers by default (FLASHATTN_SM90_BWD_K_REGS=0: in
-    // shared memory; bwd_kernel.h); with dropout in shared memory (registers).
-    if (P.extras())
-      throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
-    if (P.dropout()) {
-      if (P.dq_smem) launch_bwd90_drop<T, Bwd90Config<kD, true, kBlockM>>(P, s);
-      else launch_bwd90_drop<T, Bwd90Config<kD, false, kBlockM>>(P, s);
-    } else if (P.k_regs) {
-      if (P.dq_smem) launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false, true>(P, s);
-      else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false, true>(P, s);
-    } else if (P.dq_smem) {
-      launch_bwd90_config<T, Bwd90Config<kD, true, kBlockM>, false>(P, s);
-    } else {
-      launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
-    }
+    if (P.dq_smem) launch_bwd90_steps128<T, Bwd90Config<kD, true, kBlockM>>(P, s);
+    else launch_bwd90_steps128<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
     // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic;
     // dropout in the kernel with extras (the schedule of kSplitD).

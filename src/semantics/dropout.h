@@ -117,12 +117,14 @@ struct Dropout {
   // one row of an mma / wgmma accumulator (a pair of adjacent columns every 8). j0 must be even.
   // The pairs of one 32-column stretch share a unit, one Philox call per (up to) four pairs; when
   // j0 starts a stretch, a unit's eight bits are the mask's next eight. Rolled loops, so a kernel
-  // holds one copy of the Philox rounds.
+  // holds one copy of the Philox rounds; kUnroll = 4 unrolls the calls of a stretch-aligned j0
+  // (independent: a GPU thread overlaps their rounds, at the cost of a copy of them a call).
+  template <int kUnroll = 1>
   FA_HD uint32_t keep_mask_pairs(uint64_t bh, int row, int j0, int pairs) const {
     uint32_t mask = 0;
     if ((j0 & 31) < 8) {
 #ifdef __CUDA_ARCH__
-#pragma unroll 1
+#pragma unroll kUnroll
 #endif
       for (int g = 0; 4 * g < pairs; ++g) mask |= keep_bits8(bh, row, unit_of(j0 + 32 * g)) << (8 * g);
       return pairs >= 16 ? mask : mask & ((1u << (2 * pairs)) - 1u);

@@ -266,6 +266,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto release_v = [&](int i) {
     if (tid == 0) mbar_arrive(v_empty + stage_of(i));
   };
+  // Dropout's keep bits of key block i for this thread's two rows (bit 2 t + e of word t / 16:
+  // column pair t, column e of it), drawn between S_i's issue and its wait, where the tensor
+  // cores run this warpgroup's GEMMs (in softmax the draw lay on the path between S_i and
+  // P_i V_i). Key blocks of a multiple of 32 keys: each stretch's Philox calls unrolled and
+  // independent (Dropout::keep_mask_pairs<4>), their rounds overlapped.
+  constexpr int kPairs = kBlockN / 8, kKeepWords = (kPairs + 15) / 16;
+  uint32_t keep[2][kKeepWords];
+  auto draw_keep = [&](int i) {
+    if (!(kExtras && p.dropout.enabled())) return;
+    const int n0 = (n_hi - 1 - i) * kBlockN;
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+      for (int ch = 0; ch < kKeepWords; ++ch) {
+        const int pairs = kPairs - 16 * ch < 16 ? kPairs - 16 * ch : 16;
+        keep[hf][ch] = p.dropout.keep_mask_pairs<kBlockN % 32 == 0 ? 4 : 1>(bh_dropout, q_of(hf),
+                                                                           n0 + 128 * ch + 2 * tq, pairs);
+      }
+  };
   // Online softmax of S_i in place (P_i, with dropout applied), the running max and sum
   // updated; alpha: the factor O must be rescaled by before P_i V_i is added.
   auto softmax = [&](int i, float (&s)[kNS], float (&alpha)[2]) {
@@ -328,22 +347,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           sum += pr;
         }
       row_sum[hf] = row_sum[hf] * alpha[hf] + sum;
-      // Dropout after the row sum: the normalizer counts every weight, kept or not.
+      // Dropout after the row sum: the normalizer counts every weight, kept or not (the bits
+      // drawn by draw_keep while S_i ran), applied unrolled: indexing s with a run-time index
+      // would move it to local memory.
       if (kExtras && p.dropout.enabled()) {
-        // Philox in a rolled loop into a register mask (16 column pairs at a time), applied
-        // unrolled: indexing s with a run-time index would move it to local memory.
-        constexpr int kPairs = kBlockN / 8;
 #pragma unroll
-        for (int ch = 0; ch < (kPairs + 15) / 16; ++ch) {
-          const int pairs = kPairs - 16 * ch < 16 ? kPairs - 16 * ch : 16;
-          const uint32_t keep_mask =
-              p.dropout.keep_mask_pairs(bh_dropout, q_of(hf), n0 + 128 * ch + 2 * tq, pairs);
+        for (int t = 0; t < kPairs; ++t)
 #pragma unroll
-          for (int t = 0; t < 16; ++t)
-#pragma unroll
-            for (int e = 0; e < 2; ++e)
-              if (16 * ch + t < kPairs && !((keep_mask >> (2 * t + e)) & 1u)) s[4 * (16 * ch + t) + 2 * hf + e] = 0.0f;
-        }
+          for (int e = 0; e < 2; ++e)
+            if (!((keep[hf][t / 16] >> (2 * (t % 16) + e)) & 1u)) s[4 * t + 2 * hf + e] = 0.0f;
       }
     }
   };
@@ -405,6 +417,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       my_turn();
       issue_s(0, acc_s);
       hand_over();
+      draw_keep(0);
       wgmma_wait<0>();
       reg_fence(acc_s);
       release_k(0);
@@ -416,6 +429,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       issue_s(i, acc_s);
       issue_pv(i - 1);
       hand_over();
+      draw_keep(i);
       wgmma_wait<1>();  // S_i complete (P_{i-1} V_{i-1} may still run)
       reg_fence(acc_s);
       release_k(i);

@@ -99,13 +99,9 @@ struct Dropout {
     return bits;
   }
 
-  // Bit c set iff column col0 + c is kept, c < 32; col0 a multiple of 32 (four Philox calls; on a
-  // GPU one after the other: the sm90 backward's producer warps draw with 24 registers).
+  // Bit c set iff column col0 + c is kept, c < 32; col0 a multiple of 32 (four Philox calls).
   FA_HD uint32_t keep_bits32(uint64_t bh, int row, int col0) const {
     uint32_t mask = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll 1
-#endif
     for (int q = 0; q < 4; ++q) {
       const uint32_t bits = keep_bits8(bh, row, (col0 >> 5) * 4 + q);
       for (int t = 0; t < 4; ++t) mask |= ((bits >> (2 * t)) & 3u) << (8 * t + 2 * q);

@@ -367,56 +367,6 @@ void check_keep_bits() {
   }
 }
 
-// kDrawP: the producer's drawing lanes (warps 0, 1, 3) store Dropout::keep_bits32 of (query q,
-// key group kg) at keep_stage_word(q, kg) for every word of the stage; each consumer thread reads the words of its
-// queries and takes the bits of its keys kr0, kr0 + 8 into keep[hf][g / 4] at keep_shift (the
-// layout the kernel's dropped() reads). Every element of both warpgroups against Dropout::keep.
-template <typename C>
-void check_producer_keep_bits() {
-  const semantics::Dropout drop = semantics::make_dropout(0.25, 0x5eed5eedull, 11);
-  for (const auto& [bh, m0, n0] : std::vector<std::tuple<uint64_t, int, int>>{{0, 0, 0}, {7, 256, 640}}) {
-    std::vector<uint32_t> sw(C::kKeepWordsStage, 0xdeadbeefu);
-    std::vector<int> written(C::kKeepWordsStage, 0);
-    for (int dl = 0; dl < C::kDrawLanes; ++dl)
-      for (int i = dl; i < C::kKeepWordsStage; i += C::kDrawLanes) {
-        const int q = i % C::kBlockM, kg = i / C::kBlockM;
-        const int w = C::keep_stage_word(q, kg);
-        ASSERT_LT(w, C::kKeepWordsStage);
-        sw[w] = drop.keep_bits32(bh, m0 + q, n0 + kg * 32);
-        ++written[w];
-      }
-    for (int n : written) ASSERT_EQ(n, 1);
-    int bad = 0, dropped = 0;
-    for (int cw = 0; cw < 2; ++cw)
-      for (int warp = 0; warp < 4; ++warp)
-        for (int lane = 0; lane < 32; ++lane) {
-          const int gr = lane / 4, tq = lane % 4, kr0 = warp * 16 + gr, key0 = cw * 64;
-          const int kg = (key0 + kr0) >> 5, sh = (key0 + kr0) & 31;
-          ASSERT_LT(sh + 8, 32);
-          uint32_t keep[2][C::kBlockM / 32] = {};
-          for (int g = 0; g < C::kBlockM / 8; ++g)
-            for (int e = 0; e < 2; ++e) {
-              const uint32_t w = sw[C::keep_stage_word(g * 8 + 2 * tq + e, kg)];
-              keep[0][g / 4] |= ((w >> sh) & 1u) << C::keep_shift(g, e, tq);
-              keep[1][g / 4] |= ((w >> (sh + 8)) & 1u) << C::keep_shift(g, e, tq);
-            }
-          for (int j = 0; j < C::kBlockM / 2; ++j) {  // dropped()'s element j = 4 g + e
-            const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
-            const int query = m0 + (j / 4) * 8 + 2 * tq + j % 2, key = n0 + key0 + kr0 + 8 * ((j % 4) / 2);
-            bad += kept != drop.keep(bh, query, key);
-            dropped += !kept;
-          }
-        }
-    EXPECT_EQ(bad, 0) << "bh " << bh << " m0 " << m0 << " n0 " << n0;
-    EXPECT_GT(dropped, 128 * C::kBlockM / 6);  // p = 0.25
-  }
-}
-
-TEST(Sm90BwdLayout, DropoutKeepBitsFromProducer) {
-  check_producer_keep_bits<Bwd90Config<64, true, 128>>();
-  check_producer_keep_bits<Bwd90Config<128, true>>();
-}
-
 TEST(Sm90BwdLayout, DropoutKeepBits) {
   check_keep_bits<Bwd90Config<128>>();
   check_keep_bits<Bwd90Config<64>>();

@@ -134,11 +134,6 @@ int main() {
   guarded([] { run(DType::BFloat16, 128, 128, 140, 200, 2, 2, true, 0.15f, false, false); });
   guarded([] { run(DType::BFloat16, 64, 64, 200, 140, 2, 1, false, 0.15f, false, false); });
   guarded([] { run(DType::BFloat16, 256, 256, 70, 90, 2, 1, false, 0.1f, false, false); });
-  // ... drawn by the producer warpgroup (kDrawP, experimental).
-  setenv("FLASHATTN_SM90_BWD_DRAW", "producer", 1);
-  guarded([] { run(DType::BFloat16, 128, 128, 140, 200, 2, 2, true, 0.15f, false, false); });
-  guarded([] { run(DType::Float16, 64, 64, 200, 140, 2, 1, false, 0.15f, false, true); });
-  unsetenv("FLASHATTN_SM90_BWD_DRAW");
   // ... deterministic (the dQ writer warp's key-block order through the semaphores).
   setenv("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", 1);
   guarded([] { run(DType::BFloat16, 128, 128, 130, 300, 4, 2, true, 0.0f, true, false); });

@@ -335,34 +335,6 @@ Spec deterministic_dropout_spec(int head_dim, int seqlen_q) {
   return x;
 }
 
-// Dropout's keep bits drawn by the producer warpgroup (kDrawP, FLASHATTN_SM90_BWD_DRAW=producer,
-// experimental): the plain-score options and the grid's odd lengths at tiers 64 and 128, both dQ
-// schemes, and deterministic (the bits must equal the forward's: the reference checks them).
-TEST(Sm90Bwd, DropoutDrawnByProducer) {
-  REQUIRE_SM90_BWD();
-  with_env("FLASHATTN_SM90_BWD_DRAW", "producer", [&] {
-    for (int d : {64, 128}) {
-      std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
-      for (Spec& x : specs) {
-        if (x.softcap != 0.0f || x.alibi) continue;  // the kernel with extras draws those
-        const int i = int(&x - specs.data());
-        x.seed = uint64_t(d) * 71 + uint64_t(i);
-        x.dropout = 0.2f;
-        if (i % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
-        else check_backward_sm90(x, "cuda-sm90");
-      }
-    }
-    for (GridParam g : bwd_grid())
-      if ((g.seqlen_q == 17 || g.seqlen_q == 1000) && g.head_dim <= 128) {
-        Spec x = grid_spec(g, 13);
-        x.dropout = 0.3f;
-        check_backward_sm90(x, "cuda-sm90");
-      }
-    check_backward_sm90(deterministic_dropout_spec(64, 700), "cuda-sm90");
-    check_backward_sm90(deterministic_dropout_spec(128, 333), "cuda-sm90");
-  });
-}
-
 TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
   REQUIRE_SM90_BWD();
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {

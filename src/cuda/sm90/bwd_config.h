@@ -74,14 +74,6 @@ struct Bwd90Config {
   static constexpr int kBytesKeep = 2 * 2 * kKeepWordsWG * 4;
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
   static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
-  // kDrawP (the producer warpgroup draws; bwd_kernel.h): per ring stage one word per (query of
-  // the step, 32 keys of the block), bit c for key 32 kg + c (Dropout::keep_bits32's order),
-  // word keep_stage_word(query, kg) (queries fastest: a drawing warp's lanes store consecutive
-  // words; a consumer warp's reads, one key group, four queries 2 apart, hit distinct banks).
-  // Same bytes as the buffers above.
-  static constexpr int kKeepWordsStage = kBlockM * (kBlockN / 32);
-  static constexpr int kDrawLanes = 96;  // the drawing lanes: warps 0, 1 and 3 of the producer
-  static FA_HD int keep_stage_word(int query, int kg) { return kg * kBlockM + query; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
   static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ = !kDqSmem ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
@@ -108,7 +100,6 @@ struct Bwd90Config {
   static_assert(kOffLse % 8 == 0 && kOffDsum % 8 == 0 && kBlockM % 2 == 0,
                 "LSE and D are read as float2 per query pair");
   static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");
-  static_assert(kStages * kKeepWordsStage * 4 <= kBytesKeep, "kDrawP: the keep words of every stage");
 };
 
 // Byte offset of dQ element (query q, head_dim column c) in a dQ buffer of the dQ variant.

@@ -56,7 +56,6 @@ struct BwdParams90 {
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
-  bool draw_producer = false;  // kDrawP (FLASHATTN_SM90_BWD_DRAW=producer; experimental)
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
   // Dropout: with a score modifier, at head_dim 256, or at head_dim 64 in 64-query steps
@@ -74,23 +73,11 @@ struct BwdParams90 {
 // thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
-// kDrawP (with kDrop; experimental, FLASHATTN_SM90_BWD_DRAW=producer): the producer warpgroup's
-// warps 0 (beside its TMA thread), 1 (after LSE and D) and 3 draw a third each of every stage's
-// keep bits (Dropout::keep_bits32 per query row and 32 keys, no transposition) into shared memory
-// before they arrive on the stage's q_full, and the consumers only read them: the drawing leaves
-// the consumers' critical path (session 8: drawn by the consumers between S^T's issue and its
-// wait, it cost +120% of the plain backward's time). Three warps, on three of the SM's four
-// schedulers (warp w issues on w % 4; warp 2, the dQ writer, does not draw): ~21 Philox calls a
-// lane a 128-query step, ~1500 cycles of dependent rounds and ~1300 issue slots a scheduler
-// against a ~7000-cycle step. 24 registers (the consumers' 240 leave no more; 32-40 with the
-// consumers at 232 spilled in the consumers): ptxas spills in the producer (bench/NOTES.md).
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kDrawP = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
-  static_assert(!kDrawP || kDrop, "kDrawP: a variant of kDrop");
-  static_assert(C::kDrawLanes == 96, "kDrawP: warps 0, 1 and 3 of the producer draw (q_full's count, the lane offsets)");
-  constexpr bool kKeep = (kExtras || kDrop) && !kDrawP;  // the consumers draw dropout's keep bits
+  constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
@@ -105,7 +92,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   float* sDsum0 = reinterpret_cast<float*>(smem + C::kOffDsum);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
   uint64_t* kv_full = bar;
-  uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA), LSE, D (warp 1) (and kDrawP: the keep words) landed
+  uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA) and LSE, D (warp 1) landed
   uint64_t* q_empty = q_full + kStages;    // per stage: both consumers are done with it
   uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer: both consumers stored it
   uint64_t* dq_empty = dq_full + C::kBuffersdQ;  // ... the writer's bulk reads of it completed
@@ -141,9 +128,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
     for (int s = 0; s < kStages; ++s) {
-      // the TMA thread's expect_tx, warp 1's 32 lanes (and kDrawP: warp 0's and warp 3's, after
-      // their draws)
-      mbar_init(q_full + s, 1 + 32 + (kDrawP ? 64 : 0));
+      mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
       mbar_init(q_empty + s, 256);    // every consumer thread, after its own last read of the stage
     }
     for (int i = 0; i < C::kBuffersdQ; ++i) {
@@ -163,62 +148,33 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     // No step: no load either (a CTA must not exit with TMA copies into its shared memory in flight).
     if (steps == 0) return;
-    // kDrawP: drawing lane dl (< kDrawLanes: warp 3's lanes, then warp 1's, then warp 0's: the
-    // lanes from 64, with the fewest words, in the warp that also issues the TMA loads) draws
-    // the stage's keep words dl, dl + kDrawLanes, ... (bwd_config.h's keep_stage_word order:
-    // query = index % kBlockM, key group index / kBlockM), rows and keys past the sequences
-    // included (their elements are masked).
-    auto draw_keep = [&](int st, const Step& cur, int dl) {
-      if constexpr (kDrawP) {
-        if (!p.dropout.enabled()) return;
-        uint32_t* sw = reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + st * C::kKeepWordsStage;
-        const uint64_t bh = uint64_t(b) * p.num_heads + cur.h;
-        const int m0 = cur.m_block * kBlockM;
-#pragma unroll 1
-        for (int i = dl; i < C::kKeepWordsStage; i += C::kDrawLanes) {
-          const int q = i % kBlockM, kg = i / kBlockM;
-          sw[C::keep_stage_word(q, kg)] = p.dropout.keep_bits32(bh, m0 + q, n0 + kg * 32);
-        }
-      }
-    };
-    // Thread 0 issues the TMA loads (kDrawP: its whole warp walks the steps beside it and draws a
-    // third of each stage's keep bits once the stage's loads are issued).
-    if (kDrawP ? warp == 0 : threadIdx.x == 0) {
-      if (!kDrawP || lane == 0) {
-        prefetch_tensor_map(&P.tma_q);
-        prefetch_tensor_map(&P.tma_do);
-        prefetch_tensor_map(&P.tma_k);
-        prefetch_tensor_map(&P.tma_v);
-        const int k_row = int(seq.row_begin_k) + n0;
-        mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
+    if (threadIdx.x == 0) {
+      prefetch_tensor_map(&P.tma_q);
+      prefetch_tensor_map(&P.tma_do);
+      prefetch_tensor_map(&P.tma_k);
+      prefetch_tensor_map(&P.tma_v);
+      const int k_row = int(seq.row_begin_k) + n0;
+      mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
 #pragma unroll
-        for (int pn = 0; pn < C::kPanels; ++pn) {
-          tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
-          tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
-        }
+      for (int pn = 0; pn < C::kPanels; ++pn) {
+        tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
+        tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
       }
       Step cur = walk.first(hk * p.group);
       for (int s = 0; s < steps; ++s, cur = next(cur)) {
         const int st = s % kStages;
         if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-        if (!kDrawP || lane == 0) {
-          const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
-          mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
+        const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
+        mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
 #pragma unroll
-          for (int pn = 0; pn < C::kPanels; ++pn) {
-            tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
-                        cur.h, qb);
-            tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
-                        cur.h, qb);
-          }
-        }
-        if constexpr (kDrawP) {
-          draw_keep(st, cur, 64 + lane);
-          mbar_arrive(q_full + st);  // (lane 0's expect_tx arrival above is a separate count)
+        for (int pn = 0; pn < C::kPanels; ++pn) {
+          tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
+                      cur.h, qb);
+          tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
+                      cur.h, qb);
         }
       }
-    }
-    if (warp == 1) {
+    } else if (warp == 1) {
       // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
       // per query row of the stage; rows past the sequence: P = 0 and D = 0.
       Step cur = walk.first(hk * p.group);
@@ -239,19 +195,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           sLse0[st * kBlockM + r] = lse;
           sDsum0[st * kBlockM + r] = dsum;
         }
-        draw_keep(st, cur, 32 + lane);
         mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
-      }
-    } else if (warp == 3) {
-      if constexpr (kDrawP) {
-        // A third of each stage's keep bits (q_full counts these 32 lanes too).
-        Step cur = walk.first(hk * p.group);
-        for (int s = 0; s < steps; ++s, cur = next(cur)) {
-          const int st = s % kStages;
-          if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-          draw_keep(st, cur, lane);
-          mbar_arrive(q_full + st);
-        }
       }
     } else if (warp == 2) {
       if constexpr (C::kDqSmem) {
@@ -552,25 +496,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
           for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = sKeep[C::keep_word(kr0 + 8 * hf, qw)];
-      }
-    }
-    if constexpr (kDrawP) {
-      // The producer's words of this stage (q_full, waited in issue_s, orders them before these
-      // reads): one word per query of this thread (its keys kr0 and kr0 + 8 share a key group),
-      // two bits of it into the layout above.
-      if (p.dropout.enabled()) {
-        const uint32_t* sw = reinterpret_cast<const uint32_t*>(smem + C::kOffKeep) + st * C::kKeepWordsStage;
-        const int kg = (key0 + kr0) >> 5, sh = (key0 + kr0) & 31;  // sh + 8 < 32: kr0 % 16 < 8
-#pragma unroll
-        for (int qw = 0; qw < kBlockM / 32; ++qw) keep[0][qw] = keep[1][qw] = 0u;
-#pragma unroll
-        for (int g = 0; g < kNS / 4; ++g)
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const uint32_t w = sw[C::keep_stage_word(g * 8 + 2 * tq + e, kg)];
-            keep[0][g / 4] |= ((w >> sh) & 1u) << C::keep_shift(g, e, tq);
-            keep[1][g / 4] |= ((w >> (sh + 8)) & 1u) << C::keep_shift(g, e, tq);
-          }
       }
     }
     // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before

@@ -92,10 +92,6 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
-  // Dropout's keep bits drawn by the producer warpgroup (kDrawP, bwd_kernel.h): experimental,
-  // session 8, not yet run on a GPU.
-  const char* draw = std::getenv("FLASHATTN_SM90_BWD_DRAW");
-  P.draw_producer = draw != nullptr && std::string(draw) == "producer";
   l.kernel->launch(&P, stream);
 }
 

@@ -12,7 +12,7 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kDrawP = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
@@ -23,19 +23,11 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
-  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop, kDrawP>;
+  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
-}
-
-// Dropout with plain scores (kDrop): drawn by the consumers, or by the producer warpgroup
-// (kDrawP, experimental: FLASHATTN_SM90_BWD_DRAW=producer, P.draw_producer).
-template <typename T, typename C>
-void launch_bwd90_drop(const BwdParams90& P, cudaStream_t s) {
-  if (P.draw_producer) launch_bwd90_config<T, C, false, false, true, true>(P, s);
-  else launch_bwd90_config<T, C, false, false, true>(P, s);
 }
 
 // 64-query steps (tiers 64 and 128): a score modifier (with or without dropout) in the kernel
@@ -47,7 +39,7 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   if (P.extras() || (P.dropout() && !kDropHere)) {
     launch_bwd90_config<T, C, true>(P, s);
   } else if (P.dropout()) {
-    if constexpr (kDropHere) launch_bwd90_drop<T, C>(P, s);
+    if constexpr (kDropHere) launch_bwd90_config<T, C, false, false, true>(P, s);
   } else {
     launch_bwd90_config<T, C, false>(P, s);
   }
@@ -61,7 +53,7 @@ template <typename T, typename C>
 void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
   if (P.extras())
     throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
-  if (P.dropout()) launch_bwd90_drop<T, C>(P, s);
+  if (P.dropout()) launch_bwd90_config<T, C, false, false, true>(P, s);
   else if (P.k_regs) launch_bwd90_config<T, C, false, true>(P, s);
   else launch_bwd90_config<T, C, false>(P, s);
 }

@@ -61,6 +61,11 @@ struct BwdParams90 {
   // Dropout: with a score modifier, at head_dim 256, or at head_dim 64 in 64-query steps
   // (FLASHATTN_SM90_BWD_BLOCK_M=64) the kernel with extras, else kDrop (bwd_launch.h).
   bool dropout() const { return bp.fwd.dropout.enabled(); }
+  // Dropout's keep scale ks folded into LSE and D by the producer (LSE - log2 ks, D / ks; 0 and 1
+  // without dropout, exact): the consumers' P comes out as P ks, so dV's P ks and dS = P (dP ks -
+  // D) = (P ks)(dP - D / ks) take no multiply by ks (kernel parameters: no registers in the
+  // producer's 24).
+  float lse_ks = 0.0f, inv_ks = 1.0f;
   CUtensorMap tma_dq{};
 };
 
@@ -176,7 +181,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
     } else if (warp == 1) {
       // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
-      // per query row of the stage; rows past the sequence: P = 0 and D = 0.
+      // per query row of the stage; rows past the sequence: P = 0 and D = 0. With dropout, the
+      // keep scale ks folded in (BwdParams90::lse_ks, inv_ks): LSE - log2 ks and D / ks.
       Step cur = walk.first(hk * p.group);
       for (int s = 0; s < steps; ++s, cur = next(cur)) {
         const int st = s % kStages;
@@ -189,8 +195,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           float lse = INFINITY, dsum = 0.0f;
           if (r < rows) {
             const float raw = p.lse[b * p.lse_batch_stride + cur.h * p.lse_head_stride + seq.row_begin_q + m0 + r];
-            lse = raw == -INFINITY ? INFINITY : raw * sm80::kLog2e;
-            dsum = bp.dsum[(seq.row_global_q + m0 + r) * p.num_heads + cur.h];
+            lse = raw == -INFINITY ? INFINITY : raw * sm80::kLog2e - P.lse_ks;
+            dsum = bp.dsum[(seq.row_global_q + m0 + r) * p.num_heads + cur.h] * P.inv_ks;
           }
           sLse0[st * kBlockM + r] = lse;
           sDsum0[st * kBlockM + r] = dsum;
@@ -463,7 +469,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // queries (no bit packing in between: session 8 measured the packed keep_bits32 + 32 ballots
     // at ~550 instructions a lane, the drawing at +120% of the plain backward's time); through
     // shared memory each thread then takes the words of its keys kr0 and kr0 + 8. Off: every bit
-    // set, keep_scale 1 (exact).
+    // set (and no keep scale folded into LSE and D: exact).
     uint32_t keep[2][kBlockM / 32];
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf)
@@ -539,13 +545,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         if constexpr (!kLag) {
           // dS^T with P^T (the schedule without lag: kExtras, kSplitD). Dropout (as the sm80
           // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
-          // d(score)/d(dot).
+          // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
           float dpv = acc_dp[j];
           if constexpr (kExtras) {
             const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
-            const float ks = p.dropout.keep_scale;
-            acc_s[j] = kept ? pr * ks : 0.0f;
-            dpv = kept ? dpv * ks : 0.0f;
+            acc_s[j] = kept ? pr : 0.0f;
+            dpv = kept ? dpv : 0.0f;
           }
           acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
         }
@@ -553,12 +558,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
 
     // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
-    // bit) and scaled, as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and
-    // scaled - D) scale.
+    // bit), as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and scaled -
+    // D) scale; the scale ks is folded into P and D (warp 1), so dropping is a select.
     auto dropped = [&](float x, int j) {
       if constexpr (kDrop) {
         const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
-        return kept ? x * p.dropout.keep_scale : 0.0f;
+        return kept ? x : 0.0f;
       } else {
         return x;
       }

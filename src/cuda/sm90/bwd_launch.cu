@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -69,6 +70,10 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Problem& p = *l.p;
   BwdParams90 P;
   P.bp = bp;
+  if (P.dropout()) {
+    P.lse_ks = float(std::log2(double(bp.fwd.dropout.keep_scale)));
+    P.inv_ks = float(1.0 / double(bp.fwd.dropout.keep_scale));
+  }
   const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
   P.block_m = p.head_dim <= 64 && !P.extras() && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;

@@ -19,8 +19,10 @@ FwdParams make_fwd_params(const Problem& p);
 // the fp32 dq workspace), allocates and clears the workspace (dq in fp32, D, semaphores when
 // deterministic), runs D = rowsum(dO * O), then main(bp, user, stream), then converts dq to the
 // problem's dtype, all on context.cuda_stream. The sm80 path's main launches its KernelEntry;
-// the sm90 backward's adds its tensor maps first.
-using BwdMain = void (*)(const BwdParams& bp, const void* user, void* stream);
+// the sm90 backward's adds its tensor maps first. main returns the factor dq_accum still needs
+// (BwdParams::dq_scale): 1, or softmax's scale where its kernel left the scale out of dS (the sm90
+// plain-score schedule: one multiply an element fewer; dK scaled in its epilogue).
+using BwdMain = float (*)(const BwdParams& bp, const void* user, void* stream);
 void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user);
 
 }  // namespace flashattn::cuda::sm80

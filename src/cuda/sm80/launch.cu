@@ -206,7 +206,8 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
   // dq_accum rows: dq_accum_dim (a multiple of 8) floats from a 256-byte aligned workspace.
   const float* acc = bp.dq_accum + (x.r * p.num_heads + x.h) * int64_t(bp.dq_accum_dim) + x.c0;
   const float4 lo = *reinterpret_cast<const float4*>(acc), hi = *reinterpret_cast<const float4*>(acc + 4);
-  const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const float s = bp.dq_scale;
+  const float v[8] = {lo.x * s, lo.y * s, lo.z * s, lo.w * s, hi.x * s, hi.y * s, hi.z * s, hi.w * s};
   T* dq = static_cast<T*>(bp.dq.data) + x.b * bp.dq.batch_stride + x.i * bp.dq.row_stride + x.h * bp.dq.head_stride +
           x.c0;
   if (dq_vec) {  // dq's rows 16-byte aligned, head_dim a multiple of 8
@@ -236,7 +237,7 @@ void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t row
     bwd_dsum_kernel<T><<<unsigned(blocks_dsum), 256, 0, stream>>>(bp, rows, l_dsum, dsum_vec);
     check(cudaGetLastError(), "launch bwd_dsum_kernel");
   }
-  if (bp.fwd.seqlen_k > 0) main(bp, user, stream);
+  bp.dq_scale = bp.fwd.seqlen_k > 0 ? main(bp, user, stream) : 1.0f;
   if (rows > 0) {
     bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec);
     check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
@@ -323,6 +324,7 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
       p, kernel.head_dim, context,
       [](const sm80::BwdParams& bp, const void* user, void* stream) {
         static_cast<const KernelEntry*>(user)->launch(&bp, stream);
+        return 1.0f;
       },
       &kernel);
 }

@@ -59,6 +59,9 @@ struct BwdParams {
   int num_m_blocks = 0;  // query blocks per (batch, head), for the semaphores
   int stages = 1;        // Q/dO buffers of bwd_kernel (1 or 2): set by its launch
   bool deterministic = false;
+  // The factor bwd_convert_dq_kernel multiplies dq_accum by: 1, or softmax's scale where the main
+  // kernel left it out of dS (sm80::run_backward sets it from main's return value).
+  float dq_scale = 1.0f;
 };
 
 // Per-sequence view of a CTA's (batch) entry: where its rows start and how many there are.

@@ -66,8 +66,19 @@ struct BwdParams90 {
   // D) = (P ks)(dP - D / ks) take no multiply by ks (kernel parameters: no registers in the
   // producer's 24).
   float lse_ks = 0.0f, inv_ks = 1.0f;
+  // Host side: where the launcher writes the factor dQ's conversion must apply (BwdMain's return
+  // value): softmax's scale for the plain-score schedule (bwd90_lag: dS without it), else 1.
+  float* dq_scale_out = nullptr;
   CUtensorMap tma_dq{};
 };
+
+// The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup. It
+// leaves softmax's scale out of dS (as FlashAttention-2 does): one multiply an element fewer; dK
+// takes the scale in the epilogue, dQ in its conversion (BwdParams90::dq_scale_out).
+template <typename C, bool kExtras>
+__host__ __device__ constexpr bool bwd90_lag() {
+  return !kExtras && !C::kSplitD;
+}
 
 // kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
 // kDrop: dropout may be on, the scores are plain: the plain-score schedule (kLag; 128-query steps
@@ -407,7 +418,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // dQ's 64 registers a thread do not fit beside S^T): S^T and dP^T are issued together and both
   // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
   // step.
-  constexpr bool kLag = !kExtras && !C::kSplitD;
+  constexpr bool kLag = bwd90_lag<C, kExtras>();
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
   if constexpr (kKRegs) {
@@ -607,7 +618,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int j = 4 * g + e;
-          acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x)) * p.scale;
+          acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_lag)
         }
       }
     }
@@ -688,7 +699,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
   }
 
-  // Epilogue: dK (scaled through grad already) and dV of this warpgroup's keys of the sequence.
+  // Epilogue: dK (scaled through grad already, or here: bwd90_lag) and dV of this warpgroup's keys
+  // of the sequence.
+  const float dk_scale = kLag ? p.scale : 1.0f;
   T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
            hk * bp.dk.head_stride;
   T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dv.row_stride +
@@ -703,7 +716,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int t = 0; t < C::kNV / 8; ++t) {
       const int c = kv_col0 + t * 8 + 2 * tq;  // head_dim is a multiple of 8 here: c < head_dim covers c + 1
       if (c >= p.head_dim) continue;
-      *reinterpret_cast<uint32_t*>(dk_row + c) = prim::pack2(acc_dk[4 * t + 2 * hf], acc_dk[4 * t + 2 * hf + 1], T());
+      *reinterpret_cast<uint32_t*>(dk_row + c) =
+          prim::pack2(acc_dk[4 * t + 2 * hf] * dk_scale, acc_dk[4 * t + 2 * hf + 1] * dk_scale, T());
       *reinterpret_cast<uint32_t*>(dv_row + c) = prim::pack2(acc_dv[4 * t + 2 * hf], acc_dv[4 * t + 2 * hf + 1], T());
     }
   }

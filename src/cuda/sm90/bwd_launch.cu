@@ -65,7 +65,7 @@ struct Launch {
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
 // tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
 // takes 64 at tier 64 too (any other value changes nothing).
-void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
+float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
   BwdParams90 P;
@@ -97,7 +97,10 @@ void launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
+  float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
+  P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);
+  return dq_scale;
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   const int64_t blocks = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (blocks == 0) return;
   check_grid(blocks);
+  if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_lag<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");

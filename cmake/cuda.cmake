@@ -83,7 +83,7 @@ if("90" IN_LIST FLASHATTN_CUDA_ARCHS OR "90a" IN_LIST FLASHATTN_CUDA_ARCHS)
         list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_bf16_hdim192_128.cu
                                      ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/fwd_fp16_hdim192_128.cu)
       endif()
-      if(tier EQUAL 64 OR tier EQUAL 128 OR tier EQUAL 256)  # the sm90 backward (256: experimental)
+      if(NOT tier EQUAL 96)  # the sm90 backward: tiers 64, 128, 192 (experimental), 256
         list(APPEND _fa_sm90_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/bwd_bf16_hdim${tier}.cu
                                      ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/sm90/bwd_fp16_hdim${tier}.cu)
       endif()

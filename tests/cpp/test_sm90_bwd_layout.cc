@@ -9,6 +9,8 @@
 //                                     (K-major A, 128 keys), K read N-major, warpgroup cw's
 //                                     head_dim columns cw * kDQ .. + kDQ - 1 (64-query steps)
 //                                     or rows cw * 64 .. + 63 (128-query steps); both dS buffers
+// (tiers 192 and 256 split the head dim: each warpgroup's dK, dV, dQ columns as wgmma pieces,
+// Bwd90Config::col0 / col1)
 // and the dQ variant's fp32 dQ buffer: the consumers' stores, the writer's rows, bank conflicts.
 #include <gtest/gtest.h>
 
@@ -48,15 +50,20 @@ int check_nt(Smem& s, uint32_t a_tile, uint32_t b_tile, const Matrix& a, int a_r
   return bad;
 }
 
+// A column's address in a tile of 64-column panels (the kernel's panel_col).
+uint32_t panel_col(uint32_t tile, int col, uint32_t panel_bytes) {
+  return tile + uint32_t(col / 64) * panel_bytes + uint32_t(col % 64) * 2u;
+}
+
 // X^T Y with X (kBlockM queries x 64 keys, from registers) and Y = Q or dO read N-major (the dK and
-// dV GEMMs): k16 steps over the kBlockM queries, N = kNV columns from col0 (the kernel's kv_col0:
-// the tile advanced by col0 / 64 panels).
+// dV GEMMs): k16 steps over the kBlockM queries, N = n_cols columns from col0 (one piece of the
+// kernel's: kv_col0 with kNV0, kv_col1 with kNV1).
 template <typename C>
-int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim, int col0) {
+int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim, int col0, int n_cols) {
   int bad = 0;
-  const uint32_t tile = y_tile + uint32_t(col0 / 64) * C::kPanelQ;
+  const uint32_t tile = panel_col(y_tile, col0, C::kPanelQ);
   for (int m = 0; m < 64; ++m)  // key
-    for (int n = 0; n < C::kNV; ++n) {
+    for (int n = 0; n < n_cols; ++n) {
       double got = 0, want = 0;
       for (int kk = 0; kk < C::kBlockM / 16; ++kk)
         for (int e = 0; e < 16; ++e)
@@ -88,13 +95,17 @@ void check_tier(int head_dim) {
     tma_store(s, sdO, dO, C::kPanels, C::kPanelQ);
     for (int cw = 0; cw < 2; ++cw) {
       const uint32_t key0 = C::kSplitD ? 0u : uint32_t(cw) * 64;  // the kernel's sK, sV: + key0 * 128
-      const int kv_col0 = C::kSplitD ? cw * C::kNV : 0;
       const uint32_t sK = C::kOffK + key0 * 128, sV = C::kOffV + key0 * 128;
       EXPECT_EQ(check_nt<C>(s, sK, sQ, k, key0, q, head_dim), 0) << "S^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       EXPECT_EQ(check_nt<C>(s, sV, sdO, v, key0, dO, head_dim), 0) << "dP^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // kBlockM x 64  // P[query][key], dS likewise
-      EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim, kv_col0), 0) << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
-      EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim, kv_col0), 0) << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      for (int piece = 0; piece < (C::kNV1 > 0 ? 2 : 1); ++piece) {
+        const int col = piece == 0 ? C::col0(cw) : C::col1(cw), n = piece == 0 ? C::kNV0 : C::kNV1;
+        EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim, col, n), 0)
+            << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw << " piece " << piece;
+        EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim, col, n), 0)
+            << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw << " piece " << piece;
+      }
     }
   }
   // dS as the consumers store it (warpgroup cw: element (query, key0 + kr) at panel cw +
@@ -112,14 +123,16 @@ void check_tier(int head_dim) {
           ASSERT_EQ(o, sds_offset<C>(qr, cw * 64 + kr));
           s.at(sdS + o) = ds[qr][cw * 64 + kr];
         }
-    for (int cw = 0; cw < 2; ++cw) {
-      // The kernel's dq_row0, dq_col0, sKdq and dS tile of warpgroup cw.
-      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::kDqRows ? 0 : cw * C::kDQ;
-      const uint32_t sKdq = C::kOffK + uint32_t(dq_col0 / 64) * C::kPanelKV + uint32_t(dq_col0 % 64) * 2u;
+    for (int cw = 0; cw < 2; ++cw)
+     for (int piece = 0; piece < (C::kDQ1 > 0 ? 2 : 1); ++piece) {
+      // The kernel's dq_row0, dq_col0 (or piece 1's column), sKdq and dS tile of warpgroup cw.
+      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::col1(cw);
+      const int n_cols = piece == 0 ? C::kDQ0 : C::kDQ1;
+      const uint32_t sKdq = panel_col(C::kOffK, dq_col0, C::kPanelKV);
       const uint32_t sdS_wg = sdS + uint32_t(dq_row0) * 128u;
       int bad = 0;
       for (int m = 0; m < 64; ++m)
-        for (int n = 0; n < C::kDQ; ++n) {
+        for (int n = 0; n < n_cols; ++n) {
           double got = 0, want = 0;
           for (int kk = 0; kk < C::kBlockN / 16; ++kk)
             for (int e = 0; e < 16; ++e)
@@ -129,7 +142,8 @@ void check_tier(int head_dim) {
           for (int j = 0; j < C::kBlockN; ++j) want += ds[dq_row0 + m][j] * (col < head_dim ? k[j][col] : 0.0);
           bad += !(got == want);
         }
-      EXPECT_EQ(bad, 0) << "dQ, tier " << kD << " hd " << head_dim << " buffer " << buf << " wg " << cw;
+      EXPECT_EQ(bad, 0) << "dQ, tier " << kD << " hd " << head_dim << " buffer " << buf << " wg " << cw << " piece "
+                        << piece;
     }
   }
 }
@@ -141,8 +155,42 @@ TEST(Sm90BwdLayout, DescriptorsReadWhatTmaWrote) {
   check_tier<Bwd90Config<64, false, 128>>(40);
   check_tier<Bwd90Config<128>>(128);
   check_tier<Bwd90Config<128>>(104);
+  check_tier<Bwd90Config<192>>(192);
+  check_tier<Bwd90Config<192>>(152);
   check_tier<Bwd90Config<256>>(256);
   check_tier<Bwd90Config<256>>(232);
+}
+
+// The split tiers' column pieces: the two warpgroups' pieces of dK / dV and of dQ cover the head
+// dim exactly once, each piece inside one 64-column panel or whole panels (an MN-major operand).
+template <typename C>
+void check_pieces() {
+  std::vector<int> dkv(C::kD, 0), dq(C::kD, 0);
+  for (int cw = 0; cw < 2; ++cw) {
+    const int pieces[2][2] = {{C::col0(cw), C::kNV0}, {C::col1(cw), C::kNV1}};
+    const int dq_pieces[2][2] = {{C::dq_col0(cw), C::kDQ0}, {C::col1(cw), C::kDQ1}};
+    for (int i = 0; i < 2; ++i) {
+      const auto [col, n] = std::make_pair(pieces[i][0], pieces[i][1]);
+      if (n == 0) continue;
+      EXPECT_TRUE(n % 64 == 0 ? col % 64 == 0 : col / 64 == (col + n - 1) / 64) << C::kD << " wg " << cw;
+      for (int c = col; c < col + n; ++c) ++dkv.at(c);
+      const auto [qcol, qn] = std::make_pair(dq_pieces[i][0], dq_pieces[i][1]);
+      if (qn > 0)
+        for (int c = qcol; c < qcol + qn; ++c) ++dq.at(c);
+    }
+  }
+  for (int c = 0; c < C::kD; ++c) {
+    EXPECT_EQ(dkv[c], 1) << "tier " << C::kD << " dK/dV column " << c;
+    EXPECT_EQ(dq[c], 1) << "tier " << C::kD << " dQ column " << c;
+  }
+}
+
+TEST(Sm90BwdLayout, SplitHeadDimPieces) {
+  check_pieces<Bwd90Config<192>>();
+  check_pieces<Bwd90Config<256>>();
+  EXPECT_EQ(Bwd90Config<192>::kNV0 + Bwd90Config<192>::kNV1, 96);
+  EXPECT_LE(Bwd90Config<192>::kSmemBytes, 232448);
+  EXPECT_EQ(Bwd90Config<192>::kBlockN, 64);
 }
 
 TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
@@ -370,7 +418,8 @@ void check_keep_bits() {
 TEST(Sm90BwdLayout, DropoutKeepBits) {
   check_keep_bits<Bwd90Config<128>>();
   check_keep_bits<Bwd90Config<64>>();
-  check_keep_bits<Bwd90Config<256>>();  // kSplitD: both warpgroups draw the same 64 keys
+  check_keep_bits<Bwd90Config<192>>();  // kSplitD: both warpgroups draw the same 64 keys
+  check_keep_bits<Bwd90Config<256>>();
   check_keep_bits<Bwd90Config<64, true, 128>>();  // kDrop at 128-query steps: two words a warp
 }
 
@@ -408,6 +457,7 @@ TEST(Sm90BwdLayout, DsStmatrixStore) {
   check_ds_stmatrix<Bwd90Config<64>>();
   check_ds_stmatrix<Bwd90Config<64, true, 128>>();
   check_ds_stmatrix<Bwd90Config<128>>();
+  check_ds_stmatrix<Bwd90Config<192>>();
   check_ds_stmatrix<Bwd90Config<256>>();
 }
 

@@ -134,6 +134,11 @@ int main() {
   guarded([] { run(DType::BFloat16, 128, 128, 140, 200, 2, 2, true, 0.15f, false, false); });
   guarded([] { run(DType::BFloat16, 64, 64, 200, 140, 2, 1, false, 0.15f, false, false); });
   guarded([] { run(DType::BFloat16, 256, 256, 70, 90, 2, 1, false, 0.1f, false, false); });
+  // ... tier 192 (its warpgroups' column pieces: 64 + 32 each), padded (160), causal GQA varlen,
+  // dropout.
+  guarded([] { run(DType::BFloat16, 192, 192, 70, 150, 4, 2, true, 0.0f, false, true); });
+  guarded([] { run(DType::Float16, 160, 160, 130, 67, 2, 1, false, 0.0f, false, false); });
+  guarded([] { run(DType::BFloat16, 192, 192, 100, 90, 2, 2, false, 0.1f, false, false); });
   // ... deterministic (the dQ writer warp's key-block order through the semaphores).
   setenv("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", 1);
   guarded([] { run(DType::BFloat16, 128, 128, 130, 300, 4, 2, true, 0.0f, true, false); });

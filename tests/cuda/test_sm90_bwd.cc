@@ -1,6 +1,6 @@
 // The sm90 (Hopper) backward (default for head_dim 33-128 and 225-256; the tests force it with
-// FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
-// dtypes, head_dim tiers 64, 128 and 256 (padded head_dims included), odd and unequal sequence
+// FLASHATTN_EXPERIMENTAL_SM90_BWD=1, which takes tier 192 too): a grid of
+// dtypes, head_dim tiers 64, 128, 192 and 256 (padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen,
 // deterministic, dropout) and the ones it leaves to the sm80 path on request (dropout with
 // FLASHATTN_SM90_BWD_DROPOUT=0; deterministic with FLASHATTN_SM90_BWD_DETERMINISTIC=0); for both dQ schemes
@@ -41,21 +41,28 @@ void check_backward_sm90(const Spec& spec, const char* want_path) {
 
 #define REQUIRE_SM90_BWD() REQUIRE_SM90_PATH(true)
 
-// Tier 256 of the sm90 backward in this build (FLASHATTN_HEAD_DIMS may leave it out): its cases
-// are skipped otherwise.
-inline bool tier256_built() {
-  static const bool built = [] {
+// The sm90 backward's kernel tier of a head_dim (72-96 run tier 128, 129-160 tier 192, padded).
+inline int bwd90_tier(int head_dim) { return head_dim <= 64 ? 64 : head_dim <= 128 ? 128 : head_dim <= 192 ? 192 : 256; }
+
+// Whether tier 192 / 256 of the sm90 backward is in this build (FLASHATTN_HEAD_DIMS may leave
+// them out): their cases are skipped otherwise.
+inline bool tier_built(int tier) {
+  static const bool built192 = [] {
+    std::string why;
+    return sm90_path_built(true, &why, 192);
+  }();
+  static const bool built256 = [] {
     std::string why;
     return sm90_path_built(true, &why, 256);
   }();
-  return built;
+  return tier <= 128 || (tier == 192 ? built192 : built256);
 }
 
 std::vector<GridParam> bwd_grid() {
   std::vector<GridParam> v;
   const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {64, 300}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
-    for (int d : {40, 64, 96, 104, 128, 232, 256})  // 40, 96, 104, 232: padded up to the 64/128/256 kernels
+    for (int d : {40, 64, 96, 104, 128, 152, 192, 232, 256})  // 40, 96, 104, 152, 232: padded up to a kernel tier
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;
@@ -72,7 +79,8 @@ class Sm90BwdGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdGrid, Backward) {
   REQUIRE_SM90_BWD();
-  if (GetParam().head_dim > 128 && !tier256_built()) GTEST_SKIP() << "head_dim tier 256 not built";
+  const int tier = bwd90_tier(GetParam().head_dim);
+  if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
   with_red_global([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
@@ -81,8 +89,8 @@ INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), grid_n
 // The options of the shared semantics through the sm90 backward.
 TEST(Sm90Bwd, Options) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128, 256}) {
-    if (d == 256 && !tier256_built()) continue;
+  for (int d : {64, 128, 192, 256}) {
+    if (!tier_built(d)) continue;
     std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: Sm90BwdDropout)
     for (Spec& x : specs) {
       x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
@@ -109,10 +117,12 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   s = base;
   s.head_dim = 60;  // tier 64, but not a multiple of 8 (no TMA)
   check_backward_sm90(s, "cuda-sm80");
-  s = base;
-  s.head_dim = 256;  // deterministic at head_dim 256: its kernel adds dQ by red.global
-  s.deterministic = true;
-  check_backward_sm90(s, "cuda-sm80");
+  for (int d : {192, 256}) {  // deterministic at head_dim 192, 256: their kernels add dQ by red.global
+    s = base;
+    s.head_dim = d;
+    s.deterministic = true;
+    check_backward_sm90(s, "cuda-sm80");
+  }
   s = base;
   s.head_dim = 200;  // tier 224: no sm90 backward
   check_backward_sm90(s, "cuda-sm80");
@@ -125,15 +135,15 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   EXPECT_EQ(info.path, "cuda-sm80");
   check_backward_results(c);
   // Not requested, by default: head_dim 240 (tier 256) on the sm90 backward where the build has
-  // that tier, head_dim 200 (tier 224) on the sm80 path.
-  for (int d : {240, 200}) {
+  // that tier, head_dim 200 (tier 224) and 176 (tier 192: not yet measured) on the sm80 path.
+  for (int d : {240, 200, 176}) {
     Spec sd = base;
     sd.head_dim = d;
     Case cd(sd);
     GpuCase gd(cd);
     gd.run_forward();
     with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", nullptr, [&] { info = gd.run_backward(); });
-    EXPECT_EQ(info.path, d == 240 && tier256_built() ? "cuda-sm90" : "cuda-sm80") << "head_dim " << d;
+    EXPECT_EQ(info.path, d == 240 && tier_built(256) ? "cuda-sm90" : "cuda-sm80") << "head_dim " << d;
     check_backward_results(cd);
   }
 }
@@ -229,8 +239,8 @@ void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const c
 // The sm90 backward against the sm80 backward on the same inputs.
 TEST(Sm90Bwd, AgreesWithSm80) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128, 256})
-    if (d != 256 || tier256_built())
+  for (int d : {64, 128, 192, 256})
+    if (tier_built(d))
       backward_agree(
         d, uint64_t(d) + 4242, "cuda-sm80", [](auto&& run) { with_sm90_bwd(false, run); }, "cuda-sm90",
         [](auto&& run) { with_sm90_bwd(true, run); });
@@ -249,7 +259,7 @@ class Sm90BwdDqTmaGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdDqTmaGrid, Backward) {
   REQUIRE_SM90_BWD();
-  if (GetParam().head_dim > 128) GTEST_SKIP() << "tier 256 has no dQ buffer: Sm90BwdGrid covers it";
+  if (GetParam().head_dim > 128) GTEST_SKIP() << "tiers 192, 256 have no dQ buffer: Sm90BwdGrid covers them";
   with_dq_tma([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
@@ -289,7 +299,7 @@ class Sm90BwdDropout : public testing::TestWithParam<int> {};
 TEST_P(Sm90BwdDropout, Options) {
   REQUIRE_SM90_BWD();
   const int d = GetParam();
-  if (d == 256 && !tier256_built()) GTEST_SKIP() << "head_dim tier 256 not built";
+  if (!tier_built(d)) GTEST_SKIP() << "head_dim tier " << d << " not built";
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
     for (Spec& x : specs) {
@@ -305,11 +315,11 @@ TEST_P(Sm90BwdDropout, Options) {
 TEST_P(Sm90BwdDropout, Grid) {
   REQUIRE_SM90_BWD();
   const int tier = GetParam();
-  if (tier == 256 && !tier256_built()) GTEST_SKIP() << "head_dim tier 256 not built";
+  if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     for (GridParam g : bwd_grid())
       if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) &&
-          (g.head_dim <= 64 ? 64 : g.head_dim <= 128 ? 128 : 256) == tier) {  // the sm90 kernel's tier
+          bwd90_tier(g.head_dim) == tier) {
         Spec x = grid_spec(g, 9);
         x.dropout = 0.3f;
         check_backward_sm90(x, "cuda-sm90");
@@ -317,7 +327,7 @@ TEST_P(Sm90BwdDropout, Grid) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 256));
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 192, 256));
 
 // Causal GQA (4 query heads, 2 kv heads), bf16, dropout 0.1, deterministic, seqlen_k 517.
 Spec deterministic_dropout_spec(int head_dim, int seqlen_q) {

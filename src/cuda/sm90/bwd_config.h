@@ -16,20 +16,32 @@ namespace flashattn::cuda::sm90 {
 // kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
 // twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
 // Keys per CTA (the K, V tensor maps' box rows; bwd_launch.cu builds them before it picks a kernel).
-constexpr int bwd90_block_n(int head_dim_tier) { return head_dim_tier == 256 ? 64 : 128; }
+// Head_dim tiers 192 and 256 split the head dim between the consumer warpgroups (kSplitD below).
+constexpr bool bwd90_split_d(int head_dim_tier) { return head_dim_tier >= 192; }
+constexpr int bwd90_block_n(int head_dim_tier) { return bwd90_split_d(head_dim_tier) ? 64 : 128; }
 
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
-  // kSplitD (head_dim 256): dK and dV of 64 keys
-  // x 256 columns would take 256 registers a thread, so both consumer warpgroups take the same 64
-  // keys and split the head dim: each computes S^T and dP^T of all of them (the GEMMs twice: 7
-  // units of GEMM work a step instead of 5) and dK, dV, dQ of its 128 columns; warpgroup 0 alone
-  // stores dS. Otherwise each warpgroup owns 64 of 128 keys and all columns.
-  static constexpr bool kSplitD = kD == 256;
+  // kSplitD (head_dim 192 and 256): dK and dV of 64 keys x 192 or 256 columns would take 192 or
+  // 256 registers a thread, so both consumer warpgroups take the same 64 keys and split the head
+  // dim: each computes S^T and dP^T of all of them (the GEMMs twice: 7 units of GEMM work a step
+  // instead of 5) and dK, dV, dQ of its half of the columns; warpgroup 0 alone stores dS.
+  // Otherwise each warpgroup owns 64 of 128 keys and all columns.
+  static constexpr bool kSplitD = bwd90_split_d(kD);
   static constexpr int kBlockN = bwd90_block_n(kD);  // keys per CTA
   static constexpr int kNV = kSplitD ? kD / 2 : kD;  // dK, dV columns of a warpgroup
+  // A warpgroup's kNV columns (of dK, dV, and with kSplitD of dQ) as wgmma N-pieces, each inside
+  // one 64-column panel or whole panels (an MN-major B operand's N runs through whole swizzle
+  // atoms; a piece of 32 may start 64 bytes into a 128-byte row, which the swizzle leaves
+  // intact): piece 0 of kNV0 columns from col0(cw), piece 1 (head_dim 192 only) of kNV1 = 32 from
+  // col1(cw). Head_dim 192: warpgroup cw takes panel cw and half cw of panel 2 (96 columns each,
+  // balanced); 256: panels 2 cw and 2 cw + 1; else all columns.
+  static constexpr int kNV1 = kD == 192 ? 32 : 0;
+  static constexpr int kNV0 = kNV - kNV1;
+  static FA_HD int col0(int cw) { return kSplitD ? cw * kNV0 : 0; }
+  static FA_HD int col1(int cw) { return 128 + cw * 32; }
   static constexpr int kBlockM = kBlockM_;   // queries per step (Q, dO, LSE, D of one ring stage)
   static constexpr int kStages = 2;
   static constexpr int kThreads = 384;  // producer warpgroup + two consumer warpgroups
@@ -48,6 +60,11 @@ struct Bwd90Config {
   // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
   static constexpr bool kDqRows = kBlockM == 128;
   static constexpr int kDQ = kDqRows ? kD : kD / 2;
+  // ... as pieces (kSplitD: those of dK, dV: col0, col1): kDQ0 columns from dq_col0(cw), kDQ1 from
+  // col1(cw).
+  static constexpr int kDQ1 = kSplitD ? kNV1 : 0;
+  static constexpr int kDQ0 = kDQ - kDQ1;
+  static FA_HD int dq_col0(int cw) { return kDqRows ? 0 : kSplitD ? col0(cw) : cw * kDQ; }
   static constexpr int kOffK = 0, kOffV = kOffK + kBytesKV;
   static constexpr int kOffQ = kOffV + kBytesKV;           // kStages x Q
   static constexpr int kOffdO = kOffQ + kStages * kBytesQ;  // kStages x dO
@@ -84,14 +101,16 @@ struct Bwd90Config {
   // Barriers: K/V full; Q/dO full and empty per stage; dQ full and empty per dQ buffer; +1024:
   // alignment slack.
   static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + 2 * kBuffersdQ) * 8 + 1024;
-  static_assert(kD == 64 || kD == 128 || kD == 256, "head_dim tiers 64, 128 and 256");
+  static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
                 "each consumer warpgroup owns 64 keys (kSplitD: both the same 64); S^T is m64 n64, or m64 n128 at "
                 "head_dim 64 (registers)");
-  static_assert(!(kSplitD && kDqSmem), "head_dim 256: dQ by red.global (a dQ buffer would not fit)");
-  static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0),
-                "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K, or whole panels");
+  static_assert(!(kSplitD && kDqSmem), "head_dim 192, 256: dQ by red.global (at 256 a dQ buffer would not fit)");
+  static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0 || (kSplitD && kDQ == kNV)),
+                "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K, whole panels, "
+                "or (kSplitD) the pieces of its dK, dV columns");
+  static_assert(kNV0 % 64 == 0 || (!kSplitD && kNV0 == kD), "piece 0: whole panels (or a warpgroup's whole head_dim)");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
   static_assert(kRowdQ % 16 == 0 && (kD * 4) % 16 == 0 && kOffdQ % 128 == 0 && kBytesdQ % 128 == 0,
                 "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "

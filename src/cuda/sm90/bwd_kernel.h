@@ -1,6 +1,7 @@
 // Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64, 128 and
-// 256, see bwd_launch.cu; tier 256: kSplitD, bwd_config.h, 64-key blocks whose two consumer
-// warpgroups split the head dim). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
+// 256, tier 192 on request, see bwd_launch.cu; tiers 192 and 256: kSplitD, bwd_config.h, 64-key
+// blocks whose two consumer warpgroups split the head dim, at 192 as wgmma pieces of 64 + 32
+// columns each). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
 // registers while it walks every query head of the group and every query block (64 or 128 rows,
 // kBlockM) the mask lets its keys reach, as the sm80 bwd_kernel does, and computes the same function:
 //   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n = kBlockM queries
@@ -32,6 +33,7 @@
 #include <cuda.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
@@ -98,7 +100,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
-  constexpr int kNKV = C::kNV / 2;  // dK, dV floats a thread (m64 x kNV / 128)
+  // dK, dV floats a thread (m64 x kNV / 128) of piece 0 and of piece 1 (bwd_config.h; head_dim 192
+  // only: else a placeholder of one, unused).
+  constexpr int kNKV = C::kNV0 / 2, kNKV1 = C::kNV1 > 0 ? C::kNV1 / 2 : 1;
+  // dQ's accumulators of a warpgroup, by the same pieces.
+  struct DqAcc {
+    float a[C::kDQ0 / 2];
+    float b[C::kDQ1 > 0 ? C::kDQ1 / 2 : 1];
+  };
   const sm80::BwdParams& bp = P.bp;
   const sm80::FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -295,7 +304,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // The warpgroup's first key within the block and first dK / dV column (kSplitD: both warpgroups
   // the same 64 keys, each half of the columns).
   const int key0 = C::kSplitD ? 0 : cw * 64;
-  const int kv_col0 = C::kSplitD ? cw * C::kNV : 0;
+  const int kv_col0 = C::col0(cw), kv_col1 = C::col1(cw);  // (kv_col1: piece 1, head_dim 192)
   const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
   // dQ = dS K: this warpgroup's dQ rows dq_row0 .. + 63 (of the step's kBlockM) and kDQ columns
@@ -304,8 +313,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // bytes into each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits
   // 7-9, leaves intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
   constexpr int kDQ = C::kDQ;
-  const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::kDqRows ? 0 : cw * kDQ;
-  const uint32_t sKdq = smem_addr(smem + C::kOffK) + uint32_t(dq_col0 / 64) * C::kPanelKV + uint32_t(dq_col0 % 64) * 2u;
+  const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::dq_col0(cw);
+  // A column's address in a tile of 64-column panels (panel_bytes each), for a B operand's piece.
+  auto panel_col = [](uint32_t tile, int col, uint32_t panel_bytes) {
+    return tile + uint32_t(col / 64) * panel_bytes + uint32_t(col % 64) * 2u;
+  };
+  const uint32_t sKdq = panel_col(smem_addr(smem + C::kOffK), dq_col0, C::kPanelKV);
+  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), kv_col1, C::kPanelKV);  // (piece 1)
   // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
   // __syncthreads; the kernel uses no other).
   constexpr int kBarDs = 1;
@@ -313,9 +327,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // (ids 2 and 3).
   constexpr int kBarKeep = 2;
 
-  float acc_dk[kNKV], acc_dv[kNKV];
+  float acc_dk[kNKV], acc_dv[kNKV], acc_dk1[kNKV1], acc_dv1[kNKV1];
 #pragma unroll
   for (int i = 0; i < kNKV; ++i) acc_dk[i] = acc_dv[i] = 0.0f;
+#pragma unroll
+  for (int i = 0; i < kNKV1; ++i) acc_dk1[i] = acc_dv1[i] = 0.0f;
+  auto fence_kv = [](float(&acc)[kNKV], float(&acc1)[kNKV1]) {
+    reg_fence(acc);
+    if constexpr (C::kNV1 > 0) reg_fence(acc1);
+  };
 
   semantics::ScoreMod<float> mod;
   if constexpr (kExtras) {
@@ -358,22 +378,31 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x kBlockN keys, buffer
   // s_ mod 2) K (kBlockN keys x kDQ): K depth kBlockN, one commit group. (s_ = -1: kLag's discarded
   // product, below.)
-  auto issue_dq = [&](int s_, float(&acc_dq)[kDQ / 2]) {
+  auto fence_dq = [](DqAcc& acc_dq) {
+    reg_fence(acc_dq.a);
+    if constexpr (C::kDQ1 > 0) reg_fence(acc_dq.b);
+  };
+  auto issue_dq = [&](int s_, DqAcc& acc_dq) {
     const int buf = (s_ + C::kBuffersdS) % C::kBuffersdS;
     const uint32_t sdS_ = smem_addr(smem + C::kOffdS + buf * C::kBytesdS) + uint32_t(dq_row0) * 128u;
-    reg_fence(acc_dq);
+    fence_dq(acc_dq);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk)
-      Wgmma<kDQ, T, 1>::ss(acc_dq, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk), kk > 0);
+    for (int kk = 0; kk < kBlockN / 16; ++kk) {
+      Wgmma<C::kDQ0, T, 1>::ss(acc_dq.a, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk),
+                               kk > 0);
+      if constexpr (C::kDQ1 > 0)
+        Wgmma<C::kDQ1, T, 1>::ss(acc_dq.b, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq1, C::kPanelKV, kk),
+                                 kk > 0);
+    }
     wgmma_commit();
   };
   // Step s_'s dQ (complete) out: into the dQ buffer for the writer warp (kDqSmem), else one
   // red.global.add.v2.f32 per column pair (8-byte aligned: dq_accum_dim is even; columns past
   // head_dim, K zero-filled there, add 0 inside the tier's row). h_, m0_, rows_: the step's query
   // head, first query row and rows.
-  auto store_dq = [&](int s_, const float(&acc_dq)[kDQ / 2], int h_, int m0_, int rows_) {
-    if constexpr (C::kDqSmem) {
+  auto store_dq = [&](int s_, const DqAcc& acc_dq, int h_, int m0_, int rows_) {
+    if constexpr (C::kDqSmem) {  // (one piece: bwd_config.h)
       // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
       // reads) and arrive.
@@ -385,20 +414,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
         for (int t = 0; t < kDQ / 8; ++t)
           *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(dq_row0 + warp * 16 + gr + hf * 8, dq_col0 + t * 8 + 2 * tq)) =
-              make_float2(acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+              make_float2(acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
       fence_proxy_async_shared();
       mbar_arrive(dq_full + bi);
     } else {
       const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
       float* gdq = bp.dq_accum + ((seq.row_global_q + m0_) * p.num_heads + h_) * int64_t(bp.dq_accum_dim) +
-                   (dq_row0 + warp * 16 + gr) * dq_row_stride + dq_col0 + 2 * tq;
+                   (dq_row0 + warp * 16 + gr) * dq_row_stride + 2 * tq;
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         if (dq_row0 + warp * 16 + gr + hf * 8 >= rows_) continue;
         float* row = gdq + hf * 8 * dq_row_stride;
 #pragma unroll
-        for (int t = 0; t < kDQ / 8; ++t)
-          prim::red_add2(row + t * 8, acc_dq[4 * t + 2 * hf], acc_dq[4 * t + 2 * hf + 1]);
+        for (int t = 0; t < C::kDQ0 / 8; ++t)
+          prim::red_add2(row + dq_col0 + t * 8, acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
+        if constexpr (C::kDQ1 > 0) {
+#pragma unroll
+          for (int t = 0; t < C::kDQ1 / 8; ++t)
+            prim::red_add2(row + kv_col1 + t * 8, acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+        }
       }
     }
   };
@@ -436,7 +470,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
     float acc_s[kNS], acc_dp[kNS];
     issue_s(s, acc_s);
-    float acc_dq_prev[kDQ / 2];
+    DqAcc acc_dq_prev;
     if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
     else issue_dp(s, acc_dp);
     // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
@@ -589,22 +623,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
       }
     // dV += P^T dO: one commit group.
-    reg_fence(acc_dv);
+    fence_kv(acc_dv, acc_dv1);
     reg_fence(pa);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk)
-      Wgmma<C::kNV, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO + uint32_t(kv_col0 / 64) * C::kPanelQ, C::kPanelQ, kk), 1);
+    for (int kk = 0; kk < kBlockM / 16; ++kk) {
+      Wgmma<C::kNV0, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(panel_col(sdO, kv_col0, C::kPanelQ), C::kPanelQ, kk), 1);
+      if constexpr (C::kNV1 > 0)
+        Wgmma<C::kNV1, T, 1>::rs(acc_dv1, pa[kk], desc_mn_major(panel_col(sdO, kv_col1, C::kPanelQ), C::kPanelQ, kk), 1);
+    }
     wgmma_commit();
     if constexpr (kLag) {
       // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
       wgmma_wait<1>();
-      reg_fence(acc_dq_prev);
+      fence_dq(acc_dq_prev);
       if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
       // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
       wgmma_wait<0>();
       reg_fence(pa);
-      reg_fence(acc_dv);
+      fence_kv(acc_dv, acc_dv1);
       issue_dp(s, acc_dp);
       if constexpr (!kKRegs) {  // (kKRegs: after the wait, for registers)
 #pragma unroll
@@ -640,12 +677,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
     }
     // dK += dS^T Q: one commit group.
-    reg_fence(acc_dk);
+    fence_kv(acc_dk, acc_dk1);
     reg_fence(dsa);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk)
-      Wgmma<C::kNV, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ + uint32_t(kv_col0 / 64) * C::kPanelQ, C::kPanelQ, kk), 1);
+    for (int kk = 0; kk < kBlockM / 16; ++kk) {
+      Wgmma<C::kNV0, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(panel_col(sQ, kv_col0, C::kPanelQ), C::kPanelQ, kk), 1);
+      if constexpr (C::kNV1 > 0)
+        Wgmma<C::kNV1, T, 1>::rs(acc_dk1, dsa[kk], desc_mn_major(panel_col(sQ, kv_col1, C::kPanelQ), C::kPanelQ, kk), 1);
+    }
     wgmma_commit();
 
     // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
@@ -657,7 +697,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
       // LSE and D, read above), and dS^T's registers are free.
       wgmma_wait<0>();
-      reg_fence(acc_dk);
+      fence_kv(acc_dk, acc_dk1);
       reg_fence(dsa);
       mbar_arrive(q_empty + st);
       prev_h = h;
@@ -667,8 +707,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // dV, dK of this step complete (as above), then dQ; kSplitD waits for them before dQ's
       // issue, for registers (P^T's and dS^T's fragments free before dQ's 64 accumulators).
       auto release = [&] {
-        reg_fence(acc_dv);
-        reg_fence(acc_dk);
+        fence_kv(acc_dv, acc_dv1);
+        fence_kv(acc_dk, acc_dk1);
         reg_fence(pa);
         reg_fence(dsa);
         mbar_arrive(q_empty + st);
@@ -677,24 +717,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         wgmma_wait<0>();
         release();
       }
-      float acc_dq[kDQ / 2];
+      DqAcc acc_dq;
       issue_dq(s, acc_dq);
       if constexpr (!C::kSplitD) {
         wgmma_wait<1>();
         release();
       }
       wgmma_wait<0>();
-      reg_fence(acc_dq);
+      fence_dq(acc_dq);
       store_dq(s, acc_dq, h, m0, rows);
     }
   }
   if constexpr (kLag) {
     // The last step's dQ.
     if (steps > 0) {
-      float acc_dq[kDQ / 2];
+      DqAcc acc_dq;
       issue_dq(steps - 1, acc_dq);
       wgmma_wait<0>();
-      reg_fence(acc_dq);
+      fence_dq(acc_dq);
       store_dq(steps - 1, acc_dq, prev_h, prev_m0, prev_rows);
     }
   }
@@ -712,14 +752,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if (key0 + kr >= cols) continue;
     T* dk_row = gdK + kr * bp.dk.row_stride;
     T* dv_row = gdV + kr * bp.dv.row_stride;
+    // One piece's columns from col (head_dim is a multiple of 8 here: c < head_dim covers c + 1).
+    auto store = [&](const auto& dk, const auto& dv, auto n_columns, int col) {
 #pragma unroll
-    for (int t = 0; t < C::kNV / 8; ++t) {
-      const int c = kv_col0 + t * 8 + 2 * tq;  // head_dim is a multiple of 8 here: c < head_dim covers c + 1
-      if (c >= p.head_dim) continue;
-      *reinterpret_cast<uint32_t*>(dk_row + c) =
-          prim::pack2(acc_dk[4 * t + 2 * hf] * dk_scale, acc_dk[4 * t + 2 * hf + 1] * dk_scale, T());
-      *reinterpret_cast<uint32_t*>(dv_row + c) = prim::pack2(acc_dv[4 * t + 2 * hf], acc_dv[4 * t + 2 * hf + 1], T());
-    }
+      for (int t = 0; t < decltype(n_columns)::value / 8; ++t) {
+        const int c = col + t * 8 + 2 * tq;
+        if (c >= p.head_dim) continue;
+        *reinterpret_cast<uint32_t*>(dk_row + c) =
+            prim::pack2(dk[4 * t + 2 * hf] * dk_scale, dk[4 * t + 2 * hf + 1] * dk_scale, T());
+        *reinterpret_cast<uint32_t*>(dv_row + c) = prim::pack2(dv[4 * t + 2 * hf], dv[4 * t + 2 * hf + 1], T());
+      }
+    };
+    store(acc_dk, acc_dv, std::integral_constant<int, C::kNV0>(), kv_col0);
+    if constexpr (C::kNV1 > 0) store(acc_dk1, acc_dv1, std::integral_constant<int, C::kNV1>(), kv_col1);
   }
 }
 

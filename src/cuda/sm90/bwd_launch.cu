@@ -89,9 +89,10 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
   // Deterministic: always this scheme (its writer warp adds in key-block order). The workspace
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
-  // Head_dim 256: red.global only (its kernel has no room for a dQ buffer; deterministic goes to
-  // the sm80 path, sm90_bwd_eligible).
-  P.dq_smem = l.kernel->head_dim != 256 && (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
+  // Head_dim 192, 256 (split head dim): red.global only (at 256 no room for a dQ buffer;
+  // deterministic goes to the sm80 path, sm90_bwd_eligible).
+  P.dq_smem = !bwd90_split_d(l.kernel->head_dim) &&
+              (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
@@ -116,6 +117,9 @@ const KernelEntry* sm90_bwd_kernels(int* count) {
 #if FLASHATTN_CUDA_HDIM_128
       FA_SM90_BWD_ENTRY(__half, Float16, 128) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 128)
 #endif
+#if FLASHATTN_CUDA_HDIM_192
+      FA_SM90_BWD_ENTRY(__half, Float16, 192) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 192)
+#endif
 #if FLASHATTN_CUDA_HDIM_256
       FA_SM90_BWD_ENTRY(__half, Float16, 256) FA_SM90_BWD_ENTRY(__nv_bfloat16, BFloat16, 256)
 #endif
@@ -131,7 +135,8 @@ bool sm90_bwd_enabled(const Problem& p) {
   // session 6: 355 vs 246 TFLOP/s at 8k) and, since its producer stopped spinning, tier 64 from
   // head_dim 40 (session 6, seqlen 2k-8k, causal and not: +8-13%); head_dim <= 32 keeps the sm80
   // path's own tier 32; tier 256 (head_dim 225-256) since session 8 (seqlen 8k: 262 vs 194
-  // TFLOP/s, causal 254 vs 187). Tiers 160-224 stay on the sm80 path.
+  // TFLOP/s, causal 254 vs 187). Tiers 160-224 stay on the sm80 path by default: the sm90 tier
+  // 192 (head_dim 129-192, session 9) runs only on request until measured.
   // FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers, =0 for none.
   return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD",
                           p.head_dim > 32 && (p.head_dim <= 128 || (p.head_dim > 224 && p.head_dim <= 256)));

@@ -65,9 +65,11 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     if (P.dq_smem) launch_bwd90_steps128<T, Bwd90Config<kD, true, kBlockM>>(P, s);
     else launch_bwd90_steps128<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
-    // Head_dim 256: dQ by red.global only (no room for a dQ buffer), so never deterministic;
-    // dropout in the kernel with extras (the schedule of kSplitD).
-    if (P.dq_smem) throw CudaError("flashattn: internal error: the sm90 backward at head_dim 256 has no dQ buffer");
+    // Head_dim 192, 256: dQ by red.global only (at 256 no room for a dQ buffer), so never
+    // deterministic; dropout in the kernel with extras (the schedule of kSplitD).
+    if (P.dq_smem)
+      throw CudaError("flashattn: internal error: the sm90 backward at head_dim " + std::to_string(kD) +
+                      " has no dQ buffer");
     if (P.extras() || P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
     else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
   } else if (P.dq_smem) {
@@ -82,7 +84,7 @@ template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
   const BwdParams90& P = *static_cast<const BwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions (none at head_dim 256).
+  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions (none at head_dim 192, 256).
   if (P.bp.deterministic && !P.dq_smem)
     throw CudaError("flashattn: internal error: the deterministic sm90 backward runs the dQ-TMA scheme only");
   if constexpr (kD == 64) {

@@ -1,0 +1,7 @@
+// sm90 backward, bf16, head_dim 192 (head_dim 129-192, padded; experimental: only with
+// FLASHATTN_EXPERIMENTAL_SM90_BWD=1 until measured; compiled for sm_90a only; cmake/cuda.cmake).
+#include "cuda/sm90/bwd_launch.h"
+
+namespace flashattn::cuda::sm90 {
+template void launch_bwd90<__nv_bfloat16, 192>(const void*, void*);
+}  // namespace flashattn::cuda::sm90

@@ -41,7 +41,7 @@ struct Bwd90Config {
   static constexpr int kNV1 = kD == 192 ? 32 : 0;
   static constexpr int kNV0 = kNV - kNV1;
   static FA_HD int col0(int cw) { return kSplitD ? cw * kNV0 : 0; }
-  static FA_HD int col1(int cw) { return 128 + cw * 32; }
+  static FA_HD int col1(int cw) { return kNV1 > 0 ? 128 + cw * 32 : 0; }
   static constexpr int kBlockM = kBlockM_;   // queries per step (Q, dO, LSE, D of one ring stage)
   static constexpr int kStages = 2;
   static constexpr int kThreads = 384;  // producer warpgroup + two consumer warpgroups

@@ -1,7 +1,7 @@
 // Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64, 128 and
 // 256, tier 192 on request, see bwd_launch.cu; tiers 192 and 256: kSplitD, bwd_config.h, 64-key
 // blocks whose two consumer warpgroups split the head dim, at 192 as wgmma pieces of 64 + 32
-// columns each). One CTA per (key block of 128, batch, kv head) keeps dK and dV of its keys in
+// columns each). One CTA per (key block of 128 (64 at 192, 256), batch, kv head) keeps dK and dV of its keys in
 // registers while it walks every query head of the group and every query block (64 or 128 rows,
 // kBlockM) the mask lets its keys reach, as the sm80 bwd_kernel does, and computes the same function:
 //   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n = kBlockM queries
@@ -60,7 +60,7 @@ struct BwdParams90 {
   bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
-  // Dropout: with a score modifier, at head_dim 256, or at head_dim 64 in 64-query steps
+  // Dropout: with a score modifier, at head_dim 192 / 256, or at head_dim 64 in 64-query steps
   // (FLASHATTN_SM90_BWD_BLOCK_M=64) the kernel with extras, else kDrop (bwd_launch.h).
   bool dropout() const { return bp.fwd.dropout.enabled(); }
   // Dropout's keep scale ks folded into LSE and D by the producer (LSE - log2 ks, D / ks; 0 and 1
@@ -308,10 +308,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
   // dQ = dS K: this warpgroup's dQ rows dq_row0 .. + 63 (of the step's kBlockM) and kDQ columns
-  // from dq_col0 (bwd_config.h: 64-query steps split head_dim, 128-query steps the rows). B = K's
-  // 128 rows, the kDQ columns (inside one panel; for kDQ = 32 the second warpgroup starts 64
-  // bytes into each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits
-  // 7-9, leaves intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
+  // from dq_col0 (bwd_config.h: 64-query steps split head_dim, 128-query steps the rows; tier
+  // 192: the pieces of dK, dV, from dq_col0 and kv_col1). B = K's kBlockN rows, the columns
+  // (inside one panel, or whole panels; for kDQ = 32 the second warpgroup starts 64 bytes into
+  // each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits 7-9, leaves
+  // intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
   constexpr int kDQ = C::kDQ;
   const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::dq_col0(cw);
   // A column's address in a tile of 64-column panels (panel_bytes each), for a B operand's piece.
@@ -448,7 +449,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // shared memory, which compute-sanitizer's initcheck would report; the result is discarded): a
   // conditional wgmma made ptxas serialize every wgmma of the kernel (C7514).
   // The other schedule (!kLag): a score modifier, dropout with it (kExtras: d(score)/d(dot) needs the
-  // dot, which P^T overwrites; keeping it would cost kNS registers) and head_dim 256 (kSplitD:
+  // dot, which P^T overwrites; keeping it would cost kNS registers) and head_dim 192, 256 (kSplitD:
   // dQ's 64 registers a thread do not fit beside S^T): S^T and dP^T are issued together and both
   // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
   // step.

@@ -1,4 +1,4 @@
-// Host side of the sm90 backward (the default for head_dim tiers 64, 128 and 256; FLASHATTN_EXPERIMENTAL_SM90_BWD
+// Host side of the sm90 backward (the default for head_dim tiers 64, 128 and 256, tier 192 on request; FLASHATTN_EXPERIMENTAL_SM90_BWD
 // =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the
 // dispatcher calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's
 // (sm80::run_backward); only the main kernel differs. Compiled for sm_90a with the kernels

@@ -302,14 +302,19 @@ inline void check_backward_deterministic(Spec spec, const char* want_path = null
   check_backward_results(c);
 }
 
-// Whether this build has a CUDA kernel (either path) for bf16 at this head_dim (FLASHATTN_HEAD_DIMS
-// may leave its tier out).
-inline bool cuda_tier_built(int head_dim) {
+// The small bf16 CUDA problem the probes below run.
+inline Spec probe_spec(int head_dim) {
   Spec s;
   s.dtype = DType::BFloat16;
   s.head_dim = head_dim;
   s.backend = Backend::Cuda;
-  Case c(s);
+  return s;
+}
+
+// Whether this build has a CUDA kernel (either path) for bf16 at this head_dim (FLASHATTN_HEAD_DIMS
+// may leave its tier out).
+inline bool cuda_tier_built(int head_dim) {
+  Case c(probe_spec(head_dim));
   GpuCase g(c);
   try {
     g.run_forward();
@@ -332,11 +337,7 @@ inline void check_backward_gpu(const Spec& spec) {
 // with FLASHATTN_EXPERIMENTAL_SM90_BWD=1); `why` says what is missing.
 inline bool sm90_path_built(bool backward, std::string* why, int head_dim = 128) {
   if (!sm90_device(why)) return false;
-  Spec s;
-  s.dtype = DType::BFloat16;
-  s.head_dim = head_dim;
-  s.backend = Backend::Cuda;
-  Case c(s);
+  Case c(probe_spec(head_dim));
   GpuCase g(c);
   RunInfo info;
   try {

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <tuple>
 
 #include "gpu_harness.h"
 
@@ -86,18 +87,21 @@ TEST_P(Sm90BwdGrid, Backward) {
 
 INSTANTIATE_TEST_SUITE_P(All, Sm90BwdGrid, testing::ValuesIn(bwd_grid()), grid_name);
 
-// The options of the shared semantics through the sm90 backward.
-TEST(Sm90Bwd, Options) {
+// The options of the shared semantics through the sm90 backward, one test per tier.
+class Sm90BwdOptions : public testing::TestWithParam<int> {};
+
+TEST_P(Sm90BwdOptions, Backward) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128, 192, 256}) {
-    if (!tier_built(d)) continue;
-    std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: Sm90BwdDropout)
-    for (Spec& x : specs) {
-      x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
-      with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
-    }
+  const int d = GetParam();
+  if (!tier_built(d)) GTEST_SKIP() << "head_dim tier " << d << " not built";
+  std::vector<Spec> specs = option_specs(d, /*dropout=*/false);  // (dropout: Sm90BwdDropout)
+  for (Spec& x : specs) {
+    x.seed = uint64_t(d) * 37 + uint64_t(&x - specs.data());
+    with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdOptions, testing::Values(64, 128, 192, 256));
 
 // What goes to the sm80 path, even with the sm90 backward requested.
 TEST(Sm90Bwd, FallsBackToSm80) {
@@ -156,44 +160,42 @@ TEST(Sm90Bwd, FallsBackToSm80) {
 // causal, unequal lengths, both tiers; varlen (the flat per-row reductions); a sliding window
 // (query blocks whose first key block is not 0) with a softcap (the extras kernel); dropout
 // (kDrop's keep bits).
-// (One test per head_dim tier: ctest runs them in parallel; together they took 143 s, session 8.)
-class Sm90BwdDeterministic : public testing::TestWithParam<int> {};
+// (One test per tier and variant: ctest runs them in parallel; one per tier took 92 s, session 9.)
+class Sm90BwdDeterministic : public testing::TestWithParam<std::tuple<int, int>> {};
 
 TEST_P(Sm90BwdDeterministic, ThreeRunsBitwiseEqual) {
   REQUIRE_SM90_BWD();
-  const int d = GetParam();
+  const int d = std::get<0>(GetParam()), variant = std::get<1>(GetParam());
   with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", [&] {
-      for (int variant = 0; variant < 4; ++variant) {
-        Spec s;
-        s.dtype = variant ? DType::Float16 : DType::BFloat16;
-        s.head_dim = d;
-        s.seqlen_q = 1025;
-        s.seqlen_k = 777;
-        s.heads = 8;
-        s.heads_kv = 2;
-        s.causal = variant == 0;
-        s.backend = Backend::Cuda;
-        s.seed = uint64_t(d * 3 + variant);
-        if (variant == 1) {
-          s.batch = 3;
-          s.lens_q = {1025, 0, 300};
-          s.lens_k = {777, 500, 1};
-        }
-        if (variant == 2) {
-          s.seqlen_q = s.seqlen_k = 1500;
-          s.window_left = 300;
-          s.window_right = 0;
-          s.softcap = 20.0f;
-        }
-        if (variant == 3) s.dropout = 0.2f;  // dropout (kDrop, the plain-score schedule)
-        SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
-        with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr,
-                 [&] { with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); }); });
-      }
+    Spec s;
+    s.dtype = variant ? DType::Float16 : DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = 1025;
+    s.seqlen_k = 777;
+    s.heads = 8;
+    s.heads_kv = 2;
+    s.causal = variant == 0;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(d * 3 + variant);
+    if (variant == 1) {
+      s.batch = 3;
+      s.lens_q = {1025, 0, 300};
+      s.lens_k = {777, 500, 1};
+    }
+    if (variant == 2) {
+      s.seqlen_q = s.seqlen_k = 1500;
+      s.window_left = 300;
+      s.window_right = 0;
+      s.softcap = 20.0f;
+    }
+    if (variant == 3) s.dropout = 0.2f;  // dropout (kDrop, the plain-score schedule)
+    SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
+    with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr,
+             [&] { with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); }); });
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic, testing::Values(64, 128));
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic, testing::Combine(testing::Values(64, 128), testing::Range(0, 4)));
 
 // Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
 // catches gross disagreements; the reference checks carry the exact tolerance rule.
@@ -315,13 +317,20 @@ TEST_P(Sm90BwdDropout, Options) {
   });
 }
 
-TEST_P(Sm90BwdDropout, Grid) {
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 192, 256));
+
+// The grid's odd lengths with dropout, one test per tier and dtype (as one per tier the longest
+// took 130 s, session 9).
+class Sm90BwdDropoutGrid : public testing::TestWithParam<std::tuple<int, DType>> {};
+
+TEST_P(Sm90BwdDropoutGrid, Backward) {
   REQUIRE_SM90_BWD();
-  const int tier = GetParam();
+  const int tier = std::get<0>(GetParam());
+  const DType dtype = std::get<1>(GetParam());
   if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     for (GridParam g : bwd_grid())
-      if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) &&
+      if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) && g.dtype == dtype &&
           bwd90_tier(g.head_dim) == tier) {
         Spec x = grid_spec(g, 9);
         x.dropout = 0.3f;
@@ -330,7 +339,9 @@ TEST_P(Sm90BwdDropout, Grid) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropout, testing::Values(64, 128, 192, 256));
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDropoutGrid,
+                         testing::Combine(testing::Values(64, 128, 192, 256),
+                                          testing::Values(DType::Float16, DType::BFloat16)));
 
 // Causal GQA (4 query heads, 2 kv heads), bf16, dropout 0.1, deterministic, seqlen_k 517.
 Spec deterministic_dropout_spec(int head_dim, int seqlen_q) {

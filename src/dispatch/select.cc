@@ -48,7 +48,7 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
   // head_dim 192 with head_dim_v 128); the sm90 backward (by default for head_dim 33-128 and
   // 225-256; FLASHATTN_EXPERIMENTAL_SM90_BWD=1/0 forces it on/off) for tiers 64, 128, 192, 256 with
   // head_dim == head_dim_v, GQA/MQA, masks, varlen, score modifiers, dropout, and deterministic
-  // (not at tiers 192, 256) (sm90_bwd_eligible); tier 192 only on request. Everything else (other
+  // (not at tier 256) (sm90_bwd_eligible); tier 192 only on request. Everything else (other
   // tiers and pairs) runs on the sm80 path.
   const bool sm90 = dev.arch == 90 && cuda::sm90_enabled() &&
                     (pass == Pass::Forward ? cuda::sm90_eligible(p)

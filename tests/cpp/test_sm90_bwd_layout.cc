@@ -274,12 +274,13 @@ void check_dq_buffer() {
   constexpr int kD = C::kD;
   std::vector<int> hit(C::kBlockM * kD, 0);
   for (int cw = 0; cw < 2; ++cw)
+    for (int piece = 0; piece < (C::kDQ1 > 0 ? 2 : 1); ++piece)  // (tier 192: two pieces)
     for (int warp = 0; warp < 4; ++warp)
       for (int hf = 0; hf < 2; ++hf)
-        for (int t = 0; t < C::kDQ / 8; ++t) {
+        for (int t = 0; t < (piece == 0 ? C::kDQ0 : C::kDQ1) / 8; ++t) {
           std::vector<int> pair_used(16, 0);  // per half warp: 8-byte bank pairs of 128 bytes
           for (int lane = 0; lane < 32; ++lane) {
-            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::kDqRows ? 0 : cw * C::kDQ;
+            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::col1(cw);
             const int row = dq_row0 + warp * 16 + lane / 4 + hf * 8, col = dq_col0 + t * 8 + 2 * (lane % 4);
             const uint32_t o = sdq_offset<C>(row, col);
             ASSERT_EQ(o % 8, 0u);
@@ -327,8 +328,10 @@ TEST(Sm90BwdLayout, DqVariantBuffer) {
   check_dq_buffer<Bwd90Config<64, true>>();
   check_dq_buffer<Bwd90Config<64, true, 128>>();
   check_dq_buffer<Bwd90Config<128, true>>();
+  check_dq_buffer<Bwd90Config<192, true>>();
   check_dq_regions<64>(2);   // two buffers at d64
   check_dq_regions<128>(1);  // one at d128 (two would pass 227 KB)
+  check_dq_regions<192>(1);
 }
 
 // The dS store by stmatrix .x4 .trans (bwd_kernel.h). Register i of k16 block kk of thread t in

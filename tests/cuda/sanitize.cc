@@ -143,6 +143,7 @@ int main() {
   setenv("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", 1);
   guarded([] { run(DType::BFloat16, 128, 128, 130, 300, 4, 2, true, 0.0f, true, false); });
   guarded([] { run(DType::Float16, 64, 64, 100, 150, 2, 2, false, 0.0f, true, true); });
+  guarded([] { run(DType::BFloat16, 192, 192, 130, 200, 2, 1, true, 0.0f, true, false); });
   unsetenv("FLASHATTN_SM90_BWD_DETERMINISTIC");
   unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
   return 0;

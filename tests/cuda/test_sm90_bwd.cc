@@ -122,10 +122,9 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   s.head_dim = 60;  // tier 64, but not a multiple of 8 (no TMA)
   check_backward_sm90(s, "cuda-sm80");
   // (Head_dims whose tier this build has: FLASHATTN_HEAD_DIMS may leave some out.)
-  for (int d : {192, 256}) {  // deterministic at head_dim 192, 256: their kernels add dQ by red.global
-    if (!cuda_tier_built(d)) continue;
+  if (cuda_tier_built(256)) {  // deterministic at head_dim 256: its kernel adds dQ by red.global
     s = base;
-    s.head_dim = d;
+    s.head_dim = 256;
     s.deterministic = true;
     check_backward_sm90(s, "cuda-sm80");
   }
@@ -166,6 +165,7 @@ class Sm90BwdDeterministic : public testing::TestWithParam<std::tuple<int, int>>
 TEST_P(Sm90BwdDeterministic, ThreeRunsBitwiseEqual) {
   REQUIRE_SM90_BWD();
   const int d = std::get<0>(GetParam()), variant = std::get<1>(GetParam());
+  if (!tier_built(d)) GTEST_SKIP() << "head_dim tier " << d << " not built";
   with_env("FLASHATTN_SM90_BWD_DETERMINISTIC", "1", [&] {
     Spec s;
     s.dtype = variant ? DType::Float16 : DType::BFloat16;
@@ -195,7 +195,8 @@ TEST_P(Sm90BwdDeterministic, ThreeRunsBitwiseEqual) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic, testing::Combine(testing::Values(64, 128), testing::Range(0, 4)));
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic,
+                         testing::Combine(testing::Values(64, 128, 192), testing::Range(0, 4)));
 
 // Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
 // catches gross disagreements; the reference checks carry the exact tolerance rule.
@@ -264,7 +265,9 @@ class Sm90BwdDqTmaGrid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Sm90BwdDqTmaGrid, Backward) {
   REQUIRE_SM90_BWD();
-  if (GetParam().head_dim > 128) GTEST_SKIP() << "tiers 192, 256 have no dQ buffer: Sm90BwdGrid covers them";
+  const int tier = bwd90_tier(GetParam().head_dim);
+  if (tier == 256) GTEST_SKIP() << "tier 256 has no dQ buffer: Sm90BwdGrid covers it";
+  if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
   with_dq_tma([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
@@ -273,7 +276,8 @@ INSTANTIATE_TEST_SUITE_P(All, Sm90BwdDqTmaGrid, testing::ValuesIn(bwd_grid()), g
 TEST(Sm90Bwd, DqTmaOptions) {
   REQUIRE_SM90_BWD();
   with_dq_tma([&] {
-    for (int d : {64, 128}) {
+    for (int d : {64, 128, 192}) {
+      if (!tier_built(d)) continue;
       std::vector<Spec> specs = option_specs(d, /*dropout=*/false);
       for (Spec& x : specs) {
         x.seed = uint64_t(d) * 41 + uint64_t(&x - specs.data());
@@ -287,8 +291,9 @@ TEST(Sm90Bwd, DqTmaOptions) {
 // tolerance, and close to each other (the sums differ only in the order of fp32 additions).
 TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128})
-    backward_agree(
+  for (int d : {64, 128, 192})
+    if (tier_built(d))
+      backward_agree(
         d, uint64_t(d) + 5151, "cuda-sm90", [](auto&& run) { with_red_global([&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",
         [](auto&& run) { with_dq_tma([&] { with_sm90_bwd(true, run); }); });
 }

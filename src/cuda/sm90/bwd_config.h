@@ -74,7 +74,8 @@ struct Bwd90Config {
   // x kBlockM rows (the 8 columns past the workspace tensor's extent kD are the pad, never written)
   // or, for varlen, one flat bulk reduction per row. The 32-byte pad makes the consumers' float2
   // stores conflict-free: a half warp's 4 rows start 8 banks apart. Two buffers where they fit
-  // (d64), else one (d128: 160 KB of operands + 2 x 34 KB would pass 227 KB).
+  // (d64), else one (d128: 160 KB of operands + 2 x 34 KB would pass 227 KB; d192: 160 + 50 KB;
+  // d256: none, its 208 KB of operands leave no room).
   static constexpr int kPadColsdQ = 8;
   static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
   static constexpr int kBytesdQ = kBlockM * kRowdQ;
@@ -106,7 +107,7 @@ struct Bwd90Config {
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
                 "each consumer warpgroup owns 64 keys (kSplitD: both the same 64); S^T is m64 n64, or m64 n128 at "
                 "head_dim 64 (registers)");
-  static_assert(!(kSplitD && kDqSmem), "head_dim 192, 256: dQ by red.global (at 256 a dQ buffer would not fit)");
+  static_assert(!(kD == 256 && kDqSmem), "head_dim 256: dQ by red.global (a dQ buffer would not fit)");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0 || (kSplitD && kDQ == kNV)),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K, whole panels, "
                 "or (kSplitD) the pieces of its dK, dV columns");

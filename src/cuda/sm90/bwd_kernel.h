@@ -313,7 +313,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // (inside one panel, or whole panels; for kDQ = 32 the second warpgroup starts 64 bytes into
   // each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits 7-9, leaves
   // intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
-  constexpr int kDQ = C::kDQ;
   const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = C::dq_col0(cw);
   // A column's address in a tile of 64-column panels (panel_bytes each), for a B operand's piece.
   auto panel_col = [](uint32_t tile, int col, uint32_t panel_bytes) {
@@ -403,7 +402,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // head_dim, K zero-filled there, add 0 inside the tier's row). h_, m0_, rows_: the step's query
   // head, first query row and rows.
   auto store_dq = [&](int s_, const DqAcc& acc_dq, int h_, int m0_, int rows_) {
-    if constexpr (C::kDqSmem) {  // (one piece: bwd_config.h)
+    if constexpr (C::kDqSmem) {
       // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
       // reads) and arrive.
@@ -411,11 +410,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
       unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
 #pragma unroll
-      for (int hf = 0; hf < 2; ++hf)
+      for (int hf = 0; hf < 2; ++hf) {
+        const int row = dq_row0 + warp * 16 + gr + hf * 8;
 #pragma unroll
-        for (int t = 0; t < kDQ / 8; ++t)
-          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(dq_row0 + warp * 16 + gr + hf * 8, dq_col0 + t * 8 + 2 * tq)) =
+        for (int t = 0; t < C::kDQ0 / 8; ++t)
+          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, dq_col0 + t * 8 + 2 * tq)) =
               make_float2(acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
+        if constexpr (C::kDQ1 > 0) {
+#pragma unroll
+          for (int t = 0; t < C::kDQ1 / 8; ++t)
+            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, kv_col1 + t * 8 + 2 * tq)) =
+                make_float2(acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+        }
+      }
       fence_proxy_async_shared();
       mbar_arrive(dq_full + bi);
     } else {

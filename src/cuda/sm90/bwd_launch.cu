@@ -26,8 +26,9 @@ namespace {
 
 // Shared memory of the largest of the entry's kernels (with and without the dQ variant; 64 and,
 // at tier 64 without a score modifier, 128 queries a step).
+// (Head_dim 256 has no dQ variant.)
 template <int kD>
-constexpr int Bwd90Max = std::max({Bwd90Config<kD, !Bwd90Config<kD>::kSplitD>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
+constexpr int Bwd90Max = std::max({Bwd90Config<kD, kD != 256>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
                                    kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
                                    kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0});
 
@@ -89,9 +90,9 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
   // Deterministic: always this scheme (its writer warp adds in key-block order). The workspace
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
-  // Head_dim 192, 256 (split head dim): red.global only (at 256 no room for a dQ buffer;
-  // deterministic goes to the sm80 path, sm90_bwd_eligible).
-  P.dq_smem = !bwd90_split_d(l.kernel->head_dim) &&
+  // Head_dim 256: red.global only (no room for a dQ buffer; deterministic goes to the sm80 path,
+  // sm90_bwd_eligible).
+  P.dq_smem = l.kernel->head_dim != 256 &&
               (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
@@ -147,10 +148,10 @@ bool sm90_bwd_eligible(const Problem& p) {
   // d128 176 -> 311); FLASHATTN_SM90_BWD_DROPOUT=0 sends it to the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
   // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
   // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does head_dim 256 (its
-  // kernel adds dQ by red.global). No query or key rows at all: the sm80 path too (a tensor map
+  // kernel adds dQ by red.global; tier 192 has the writer warp too). No query or key rows at all: the sm80 path too (a tensor map
   // cannot have an extent of 0).
   const bool det_ok =
-      !p.deterministic || (p.head_dim <= 128 && sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
+      !p.deterministic || (p.head_dim <= 192 && sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
   const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", true);
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && dropout_ok && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&

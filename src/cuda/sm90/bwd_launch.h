@@ -59,19 +59,29 @@ void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
   else launch_bwd90_config<T, C, false>(P, s);
 }
 
+// The split head dim (tiers 192, 256): one schedule (!kLag), a score modifier or dropout in the
+// kernel with extras.
+template <typename T, typename C>
+void launch_bwd90_split(const BwdParams90& P, cudaStream_t s) {
+  if (P.extras() || P.dropout()) launch_bwd90_config<T, C, true>(P, s);
+  else launch_bwd90_config<T, C, false>(P, s);
+}
+
 template <typename T, int kD, int kBlockM>
 void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
   if constexpr (kBlockM == 128) {
     if (P.dq_smem) launch_bwd90_steps128<T, Bwd90Config<kD, true, kBlockM>>(P, s);
     else launch_bwd90_steps128<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
-    // Head_dim 192, 256: dQ by red.global only (at 256 no room for a dQ buffer), so never
-    // deterministic; dropout in the kernel with extras (the schedule of kSplitD).
-    if (P.dq_smem)
+    // Head_dim 192, 256 (split head dim): dropout in the kernel with extras (the schedule of
+    // kSplitD); at 256 dQ by red.global only (no room for a dQ buffer), so never deterministic.
+    if constexpr (kD == 192) {
+      if (P.dq_smem) return launch_bwd90_split<T, Bwd90Config<kD, true, kBlockM>>(P, s);
+    } else if (P.dq_smem) {
       throw CudaError("flashattn: internal error: the sm90 backward at head_dim " + std::to_string(kD) +
                       " has no dQ buffer");
-    if (P.extras() || P.dropout()) launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, true>(P, s);
-    else launch_bwd90_config<T, Bwd90Config<kD, false, kBlockM>, false>(P, s);
+    }
+    launch_bwd90_split<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if (P.dq_smem) {
     launch_bwd90_steps64<T, Bwd90Config<kD, true, kBlockM>>(P, s);
   } else {
@@ -84,7 +94,7 @@ template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
   const BwdParams90& P = *static_cast<const BwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions (none at head_dim 192, 256).
+  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions (none at head_dim 256).
   if (P.bp.deterministic && !P.dq_smem)
     throw CudaError("flashattn: internal error: the deterministic sm90 backward runs the dQ-TMA scheme only");
   if constexpr (kD == 64) {

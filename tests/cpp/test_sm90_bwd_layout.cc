@@ -265,7 +265,8 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
 
 // The dQ variant (Bwd90Config<kD, true>): the consumers' float2 stores of their wgmma
 // accumulators (thread (warp, lane) of warpgroup cw: rows warp * 16 + lane / 4 (+ 8), columns
-// cw * kDQ + 8 t + 2 (lane % 4) (+ 1)) cover every (row, column) of the buffer once, and row r's
+// dq_col0(cw) + 8 t + 2 (lane % 4) (+ 1), and at tier 192 col1(cw) + ... for its second piece)
+// cover every (row, column) of the buffer once, and row r's
 // kD floats lie in column order at [r * kRowdQ, + kD * 4): what the writer's one bulk reduction
 // per row reads (varlen), and the buffer is the TMA box the tensor form reads (padded batch). Each store instruction is conflict-free per half warp (a 64-bit access is
 // served 16 lanes at a time: the 16 lanes' 8-byte words fall into distinct 8-byte bank pairs).

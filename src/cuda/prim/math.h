@@ -61,16 +61,4 @@ __device__ __forceinline__ void red_add2(float* p, float x0, float x1) {
 #endif
 }
 
-// Adds (x0, x1, x2, x3) to the floats p[0..3] (16-byte aligned): one vector reduction on sm_90
-// (red.global.add.v4.f32), two of two before.
-__device__ __forceinline__ void red_add4(float* p, float x0, float x1, float x2, float x3) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(x0), "f"(x1), "f"(x2), "f"(x3)
-               : "memory");
-#else
-  red_add2(p, x0, x1);
-  red_add2(p + 2, x2, x3);
-#endif
-}
-
 }  // namespace flashattn::cuda::prim

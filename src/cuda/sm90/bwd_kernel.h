@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
   // dQ = dS K: this warpgroup's dQ rows dq_row0 .. + 63 (of the step's kBlockM) and kDQ columns
   // from dq_col0 (bwd_config.h: 64-query steps split head_dim, 128-query steps the rows; tier
-  // 192: the pieces of dK, dV, from dq_col0 and dq_col1; 256: two halves). B = K's kBlockN rows, the columns
+  // 192: the pieces of dK, dV, from dq_col0 and kv_col1). B = K's kBlockN rows, the columns
   // (inside one panel, or whole panels; for kDQ = 32 the second warpgroup starts 64 bytes into
   // each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits 7-9, leaves
   // intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
@@ -319,8 +319,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     return tile + uint32_t(col / 64) * panel_bytes + uint32_t(col % 64) * 2u;
   };
   const uint32_t sKdq = panel_col(smem_addr(smem + C::kOffK), dq_col0, C::kPanelKV);
-  const int dq_col1 = C::dq_col1(cw);  // (piece 1: tiers 192, 256)
-  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), dq_col1, C::kPanelKV);
+  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), C::dq_col1(cw), C::kPanelKV);  // (piece 1)
   // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
   // __syncthreads; the kernel uses no other).
   constexpr int kBarDs = 1;
@@ -377,8 +376,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   };
 
   // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x kBlockN keys, buffer
-  // s_ mod 2) K (kBlockN keys x kDQ): K depth kBlockN, one commit group, or one a piece (tiers 192,
-  // 256: piece 0 is stored while piece 1 runs). (s_ = -1: kLag's discarded product, below.)
+  // s_ mod 2) K (kBlockN keys x kDQ): K depth kBlockN, one commit group. (s_ = -1: kLag's discarded
+  // product, below.)
   auto fence_dq = [](DqAcc& acc_dq) {
     reg_fence(acc_dq.a);
     if constexpr (C::kDQ1 > 0) reg_fence(acc_dq.b);
@@ -389,75 +388,61 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     fence_dq(acc_dq);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk)
+    for (int kk = 0; kk < kBlockN / 16; ++kk) {
       Wgmma<C::kDQ0, T, 1>::ss(acc_dq.a, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk),
                                kk > 0);
-    wgmma_commit();
-    if constexpr (C::kDQ1 > 0) {
-#pragma unroll
-      for (int kk = 0; kk < kBlockN / 16; ++kk)
+      if constexpr (C::kDQ1 > 0)
         Wgmma<C::kDQ1, T, 1>::ss(acc_dq.b, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq1, C::kPanelKV, kk),
                                  kk > 0);
-      wgmma_commit();
     }
+    wgmma_commit();
   };
-  // Step s_'s dQ out, piece by piece (store_dq_piece: the piece's GEMM complete): into the dQ
-  // buffer for the writer warp (kDqSmem; dq_begin waits until the writer has read the buffer's
-  // previous use, dq_end fences the stores and arrives), else red.global.add.v4.f32 of four columns
-  // (16-byte aligned: dq_accum_dim is a multiple of 8 and the workspace 256-byte aligned; columns
-  // past head_dim, K zero-filled there, add 0 inside the tier's row). A thread holds column pairs
-  // (c, c + 1) of rows r and r + 8 (c = 8 t + 2 tq); lanes tq and tq ^ 1 swap one pair each, so that
-  // the even lane adds row r's four columns from 8 t + 2 tq and the odd lane row r + 8's from
-  // 8 t + 2 (tq - 1): half the reductions of one per pair (session 10: at tiers 192 and 256, whose dQ
-  // goes by red.global, the reductions bounded the step). h_, m0_, rows_: the step's query head,
-  // first query row and rows.
-  auto dq_begin = [&](int s_) {
+  // Step s_'s dQ (complete) out: into the dQ buffer for the writer warp (kDqSmem), else one
+  // red.global.add.v2.f32 per column pair (8-byte aligned: dq_accum_dim is even; columns past
+  // head_dim, K zero-filled there, add 0 inside the tier's row). h_, m0_, rows_: the step's query
+  // head, first query row and rows.
+  auto store_dq = [&](int s_, const DqAcc& acc_dq, int h_, int m0_, int rows_) {
     if constexpr (C::kDqSmem) {
+      // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
+      // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
+      // reads) and arrive.
       const int bi = s_ % C::kBuffersdQ, use = s_ / C::kBuffersdQ;
       if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
-    }
-  };
-  auto dq_end = [&](int s_) {
-    if constexpr (C::kDqSmem) {
-      fence_proxy_async_shared();  // generic-proxy stores, then the writer's bulk-copy reads
-      mbar_arrive(dq_full + (s_ % C::kBuffersdQ));
-    }
-  };
-  auto store_dq_piece = [&](int s_, const auto& acc, auto n_columns, int col0, int h_, int m0_, int rows_) {
-    constexpr int kN = decltype(n_columns)::value;
-    if constexpr (C::kDqSmem) {
-      unsigned char* sdQ = smem + C::kOffdQ + (s_ % C::kBuffersdQ) * C::kBytesdQ;
+      unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         const int row = dq_row0 + warp * 16 + gr + hf * 8;
 #pragma unroll
-        for (int t = 0; t < kN / 8; ++t)
-          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, col0 + t * 8 + 2 * tq)) =
-              make_float2(acc[4 * t + 2 * hf], acc[4 * t + 2 * hf + 1]);
+        for (int t = 0; t < C::kDQ0 / 8; ++t)
+          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, dq_col0 + t * 8 + 2 * tq)) =
+              make_float2(acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
+        if constexpr (C::kDQ1 > 0) {
+#pragma unroll
+          for (int t = 0; t < C::kDQ1 / 8; ++t)
+            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, kv_col1 + t * 8 + 2 * tq)) =
+                make_float2(acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+        }
       }
+      fence_proxy_async_shared();
+      mbar_arrive(dq_full + bi);
     } else {
-      const bool odd = tq & 1;
-      const int row = dq_row0 + warp * 16 + gr + (odd ? 8 : 0);
       const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
       float* gdq = bp.dq_accum + ((seq.row_global_q + m0_) * p.num_heads + h_) * int64_t(bp.dq_accum_dim) +
-                   row * dq_row_stride + col0 + 2 * (tq & 2);
+                   (dq_row0 + warp * 16 + gr) * dq_row_stride + 2 * tq;
 #pragma unroll
-      for (int t = 0; t < kN / 8; ++t) {
-        // Even lane: sends its row r + 8 pair, takes the partner's row r pair; odd: the reverse.
-        const float s0 = odd ? acc[4 * t] : acc[4 * t + 2], s1 = odd ? acc[4 * t + 1] : acc[4 * t + 3];
-        const float r0 = __shfl_xor_sync(0xffffffffu, s0, 1), r1 = __shfl_xor_sync(0xffffffffu, s1, 1);
-        const float v0 = odd ? r0 : acc[4 * t], v1 = odd ? r1 : acc[4 * t + 1];
-        const float v2 = odd ? acc[4 * t + 2] : r0, v3 = odd ? acc[4 * t + 3] : r1;
-        if (row < rows_) prim::red_add4(gdq + t * 8, v0, v1, v2, v3);
+      for (int hf = 0; hf < 2; ++hf) {
+        if (dq_row0 + warp * 16 + gr + hf * 8 >= rows_) continue;
+        float* row = gdq + hf * 8 * dq_row_stride;
+#pragma unroll
+        for (int t = 0; t < C::kDQ0 / 8; ++t)
+          prim::red_add2(row + dq_col0 + t * 8, acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
+        if constexpr (C::kDQ1 > 0) {
+#pragma unroll
+          for (int t = 0; t < C::kDQ1 / 8; ++t)
+            prim::red_add2(row + kv_col1 + t * 8, acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+        }
       }
     }
-  };
-  auto store_dq = [&](int s_, const DqAcc& acc_dq, int h_, int m0_, int rows_) {
-    dq_begin(s_);
-    store_dq_piece(s_, acc_dq.a, std::integral_constant<int, C::kDQ0>(), dq_col0, h_, m0_, rows_);
-    if constexpr (C::kDQ1 > 0)
-      store_dq_piece(s_, acc_dq.b, std::integral_constant<int, C::kDQ1>(), dq_col1, h_, m0_, rows_);
-    dq_end(s_);
   };
 
   // Two schedules of a step. Plain scores (kLag): S^T(s) is issued with dQ(s - 1) (the dS tile
@@ -745,20 +730,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if constexpr (!C::kSplitD) {
         wgmma_wait<1>();
         release();
-        wgmma_wait<0>();
-        fence_dq(acc_dq);
-        store_dq(s, acc_dq, h, m0, rows);
-      } else {
-        // Piece 0 out while piece 1's GEMM runs.
-        dq_begin(s);
-        wgmma_wait<1>();
-        reg_fence(acc_dq.a);
-        store_dq_piece(s, acc_dq.a, std::integral_constant<int, C::kDQ0>(), dq_col0, h, m0, rows);
-        wgmma_wait<0>();
-        reg_fence(acc_dq.b);
-        store_dq_piece(s, acc_dq.b, std::integral_constant<int, C::kDQ1>(), dq_col1, h, m0, rows);
-        dq_end(s);
       }
+      wgmma_wait<0>();
+      fence_dq(acc_dq);
+      store_dq(s, acc_dq, h, m0, rows);
     }
   }
   if constexpr (kLag) {

@@ -324,6 +324,51 @@ void check_dq_regions(int want_buffers) {
   EXPECT_LE(C::kSmemBytes, 232448) << kD;
 }
 
+// Head_dim 256's dQ variant (kDqStage): no dQ buffer; warpgroup cw's 64 x 128 fp32 dQ goes into
+// stage st's Q tile (cw 0) or dO tile (cw 1) as four TMA boxes of 32 columns x 64 rows, 128-byte
+// swizzled (TMA's pattern: 16-byte chunk ^ row % 8 within each 128-byte row of a 1024-byte aligned
+// box). Every element once, inside the tile; each float2 store (store t of a thread: its column
+// tile dq_stage_tile(t, gr)) conflict-free per half warp.
+TEST(Sm90BwdLayout, DqStagedInTheRing) {
+  using C = Bwd90Config<256, true>;
+  using C0 = Bwd90Config<256>;
+  static_assert(C::kDqStage && !C0::kDqStage && !Bwd90Config<192, true>::kDqStage, "kDqStage: tier 256's dQ variant");
+  EXPECT_EQ(C::kBuffersdQ, 0);
+  EXPECT_EQ(C::kBarsdQFull, C::kStages);
+  EXPECT_EQ(C::kBarsdQEmpty, 0);
+  EXPECT_EQ(C::kOffLse, C0::kOffLse);  // the same operand layout as the red.global kernel
+  EXPECT_LE(C::kSmemBytes, 232448);
+  EXPECT_EQ(C::kDQ, 128);
+  for (int st = 0; st < C::kStages; ++st)
+    for (int cw = 0; cw < 2; ++cw) {
+      const int base = (cw == 0 ? C::kOffQ : C::kOffdO) + st * C::kBytesQ;
+      EXPECT_EQ(base % 1024, 0);
+      EXPECT_LE(base + C::kBytesQ, C::kOffdS);
+    }
+  std::vector<int> hit(64 * 128, 0);
+  for (int warp = 0; warp < 4; ++warp)
+    for (int hf = 0; hf < 2; ++hf)
+      for (int t = 0; t < C::kDQ / 8; ++t) {
+        std::vector<int> pair_used(16, 0);
+        for (int lane = 0; lane < 32; ++lane) {
+          const int gr = lane / 4, tq = lane % 4;
+          const int row = warp * 16 + gr + hf * 8, u = dq_stage_tile(t, gr), col = u * 8 + 2 * tq;
+          ASSERT_GE(u, 0);
+          ASSERT_LT(u, C::kDQ / 8);
+          const uint32_t o = sdq_stage_offset<C>(row, col);
+          const uint32_t a = uint32_t(row) * 128u + uint32_t(col % 32) * 4u;
+          ASSERT_EQ(o, uint32_t(col / 32) * 8192u + (a ^ (((a >> 7) & 7u) << 4))) << "TMA's 128-byte swizzle";
+          ASSERT_EQ(sdq_stage_offset<C>(row, col + 1), o + 4) << "a float2's two columns";
+          ASSERT_LT(o + 8, uint32_t(C::kBytesQ) + 1);
+          ++hit[row * 128 + col];
+          ++hit[row * 128 + col + 1];
+          if (lane % 16 == 0) std::fill(pair_used.begin(), pair_used.end(), 0);
+          EXPECT_EQ(pair_used[(o % 128) / 8]++, 0) << "bank conflict: warp " << warp << " t " << t << " lane " << lane;
+        }
+      }
+  for (int h : hit) EXPECT_EQ(h, 1);
+}
+
 TEST(Sm90BwdLayout, DqVariantBuffer) {
   check_dq_buffer<Bwd90Config<64, true>>();
   check_dq_buffer<Bwd90Config<64, true, 128>>();

@@ -144,7 +144,12 @@ int main() {
   guarded([] { run(DType::BFloat16, 128, 128, 130, 300, 4, 2, true, 0.0f, true, false); });
   guarded([] { run(DType::Float16, 64, 64, 100, 150, 2, 2, false, 0.0f, true, true); });
   guarded([] { run(DType::BFloat16, 192, 192, 130, 200, 2, 1, true, 0.0f, true, false); });
+  // ... tier 256's dQ staged in the ring stage (every step's stage rewritten by the consumers, read
+  // by the writer's bulk reductions, then reloaded): deterministic, and causal GQA with more steps
+  // than stages.
+  guarded([] { run(DType::BFloat16, 256, 256, 200, 150, 2, 1, true, 0.0f, true, false); });
   unsetenv("FLASHATTN_SM90_BWD_DETERMINISTIC");
+  guarded([] { run(DType::Float16, 256, 256, 330, 100, 4, 2, true, 0.0f, false, false); });
   unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
   return 0;
 }

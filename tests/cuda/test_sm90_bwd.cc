@@ -1,5 +1,5 @@
-// The sm90 (Hopper) backward (default for head_dim 33-128 and 225-256; the tests force it with
-// FLASHATTN_EXPERIMENTAL_SM90_BWD=1, which takes tier 192 too): a grid of
+// The sm90 (Hopper) backward (default for head_dim 33-192 and 225-256; the tests force it with
+// FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
 // dtypes, head_dim tiers 64, 128, 192 and 256 (padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen,
 // deterministic, dropout) and the ones it leaves to the sm80 path on request (dropout with
@@ -122,10 +122,13 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   s.head_dim = 60;  // tier 64, but not a multiple of 8 (no TMA)
   check_backward_sm90(s, "cuda-sm80");
   // (Head_dims whose tier this build has: FLASHATTN_HEAD_DIMS may leave some out.)
-  if (cuda_tier_built(256)) {  // deterministic at head_dim 256: its kernel adds dQ by red.global
+  if (cuda_tier_built(256)) {  // deterministic varlen at head_dim 256: its kernel adds dQ by red.global there
     s = base;
     s.head_dim = 256;
     s.deterministic = true;
+    s.batch = 2;
+    s.lens_q = {200, 77};
+    s.lens_k = {300, 5};
     check_backward_sm90(s, "cuda-sm80");
   }
   s = base;
@@ -157,7 +160,8 @@ TEST(Sm90Bwd, FallsBackToSm80) {
 
 // deterministic = true on the sm90 backward (the default; the test sets
 // FLASHATTN_SM90_BWD_DETERMINISTIC=1 all the same): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
-// causal, unequal lengths, tiers 64, 128, 192; varlen (the flat per-row reductions); a sliding window
+// causal, unequal lengths, tiers 64, 128, 192, 256 (dQ staged in the ring stage); varlen (the flat
+// per-row reductions; at 256 the sm80 path, its kernel adds dQ by red.global there); a sliding window
 // (query blocks whose first key block is not 0) with a softcap (the extras kernel); dropout
 // (kDrop's keep bits).
 // (One test per tier and variant: ctest runs them in parallel; one per tier took 92 s, session 9.)
@@ -191,13 +195,14 @@ TEST_P(Sm90BwdDeterministic, ThreeRunsBitwiseEqual) {
     }
     if (variant == 3) s.dropout = 0.2f;  // dropout (kDrop; at 192 the kernel with extras)
     SCOPED_TRACE("head_dim " + std::to_string(d) + " variant " + std::to_string(variant));
+    const char* want = d == 256 && variant == 1 ? "cuda-sm80" : "cuda-sm90";
     with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr,
-             [&] { with_sm90_bwd(true, [&] { check_backward_deterministic(s, "cuda-sm90"); }); });
+             [&] { with_sm90_bwd(true, [&] { check_backward_deterministic(s, want); }); });
   });
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic,
-                         testing::Combine(testing::Values(64, 128, 192), testing::Range(0, 4)));
+                         testing::Combine(testing::Values(64, 128, 192, 256), testing::Range(0, 4)));
 
 // Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
 // catches gross disagreements; the reference checks carry the exact tolerance rule.
@@ -267,7 +272,6 @@ class Sm90BwdDqTmaGrid : public testing::TestWithParam<GridParam> {};
 TEST_P(Sm90BwdDqTmaGrid, Backward) {
   REQUIRE_SM90_BWD();
   const int tier = bwd90_tier(GetParam().head_dim);
-  if (tier == 256) GTEST_SKIP() << "tier 256 has no dQ buffer: Sm90BwdGrid covers it";
   if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
   with_dq_tma([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
@@ -289,13 +293,13 @@ TEST_P(Sm90BwdDqTmaOptions, Backward) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDqTmaOptions, testing::Values(64, 128, 192));
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDqTmaOptions, testing::Values(64, 128, 192, 256));
 
 // Both dQ schemes on the same inputs (GQA, causal, unequal lengths): within the reference's
 // tolerance, and close to each other (the sums differ only in the order of fp32 additions).
 TEST(Sm90Bwd, DqTmaAgreesWithRedGlobal) {
   REQUIRE_SM90_BWD();
-  for (int d : {64, 128, 192})
+  for (int d : {64, 128, 192, 256})
     if (tier_built(d))
       backward_agree(
         d, uint64_t(d) + 5151, "cuda-sm90", [](auto&& run) { with_red_global([&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",

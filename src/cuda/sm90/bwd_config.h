@@ -12,7 +12,8 @@ namespace flashattn::cuda::sm90 {
 
 // kDqSmem_: the dQ variant (FLASHATTN_SM90_BWD_DQ_TMA=1): the consumers store their dQ partial
 // into a shared fp32 tile and the producer warpgroup's warp 2 adds it to the workspace with bulk
-// reductions, instead of each consumer thread's red.global.add.
+// reductions, instead of each consumer thread's red.global.add. At head_dim 256 (kDqStage) that
+// tile is the ring stage the step has just consumed (no room for a buffer of its own).
 // kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
 // twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
 // Keys per CTA (the K, V tensor maps' box rows; bwd_launch.cu builds them before it picks a kernel).
@@ -82,6 +83,17 @@ struct Bwd90Config {
   static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
   static constexpr int kBytesdQ = kBlockM * kRowdQ;
   static constexpr int kOffdQ = kOffdS + kBuffersdS * kBytesdS;
+  // kDqStage (the dQ variant at head_dim 256, whose 208 KB of operands leave no room for a dQ
+  // buffer; padded batch only: the tensor form): the step's dQ goes into the ring stage the step has
+  // just consumed (Q and dO are no longer read once dK and dV have completed): warpgroup cw's 128
+  // fp32 columns into stage st's Q tile (cw 0) or dO tile (cw 1), 32 KB each, as four TMA boxes of
+  // 32 columns x kBlockM rows with the 128-byte swizzle (sdq_stage_offset: conflict-free float2
+  // stores). The writer warp adds the eight boxes, waits for their reads and releases the stage to
+  // the producer (q_empty) in the consumers' place. Session 10: at tier 192 the dQ buffer's bulk
+  // reductions ran 342 TFLOP/s against red.global's 246-257; at 256, red.global kept the L2's input
+  // crossbar 76% busy (ncu).
+  static constexpr bool kDqStage = kDqSmem && kD == 256;
+  static constexpr int kDqBoxCols = 32;
   // Dropout's keep bits of a step (bwd_kernel.h): per consumer warpgroup one 32-bit word per (key
   // of its 64, 32 queries of the step), bit q % 32 for query q, word keep_word(key, q / 32) (keys
   // fastest: the stores of a warp's lanes and the reads of its key rows hit distinct banks); two
@@ -96,20 +108,26 @@ struct Bwd90Config {
   static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
   static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
-  static constexpr int kBuffersdQ = !kDqSmem ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
+  static constexpr int kBuffersdQ =
+      !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
+  // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the
+  // stage's q_empty).
+  static constexpr int kBarsdQFull = kDqStage ? kStages : kBuffersdQ;
+  static constexpr int kBarsdQEmpty = kBuffersdQ;
   static constexpr int kOffKeep = kOffdQ + kBuffersdQ * kBytesdQ;
   static constexpr int kOffLse = kOffKeep + kBytesKeep;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;
   static constexpr int kOffBar = kOffDsum + kStages * kBlockM * 4;
-  // Barriers: K/V full; Q/dO full and empty per stage; dQ full and empty per dQ buffer; +1024:
-  // alignment slack.
-  static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + 2 * kBuffersdQ) * 8 + 1024;
+  // Barriers: K/V full; Q/dO full and empty per stage; dQ full and empty (above); +1024: alignment
+  // slack.
+  static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + kBarsdQFull + kBarsdQEmpty) * 8 + 1024;
   static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
                 "each consumer warpgroup owns 64 keys (kSplitD: both the same 64); S^T is m64 n64, or m64 n128 at "
                 "head_dim 64 (registers)");
-  static_assert(!(kD == 256 && kDqSmem), "head_dim 256: dQ by red.global (a dQ buffer would not fit)");
+  static_assert(!kDqStage || (kBytesQ == 32 * 1024 && kBlockM * 128 * (kDQ / kDqBoxCols) == kBytesQ && kDQ == 128),
+                "kDqStage: a warpgroup's 128 fp32 dQ columns fill one Q (or dO) tile of the stage as four boxes");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0 || (kSplitD && kDQ == kNV)),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K, whole panels, "
                 "or (kSplitD) the pieces of its dK, dV columns");
@@ -118,7 +136,7 @@ struct Bwd90Config {
   static_assert(kRowdQ % 16 == 0 && (kD * 4) % 16 == 0 && kOffdQ % 128 == 0 && kBytesdQ % 128 == 0,
                 "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "
                 "128-byte aligned");
-  static_assert(!kDqSmem || kD + kPadColsdQ <= 256, "TMA box: at most 256 elements per dimension");
+  static_assert(!kDqSmem || kDqStage || kD + kPadColsdQ <= 256, "TMA box: at most 256 elements per dimension");
   static_assert(kOffLse % 8 == 0 && kOffDsum % 8 == 0 && kBlockM % 2 == 0,
                 "LSE and D are read as float2 per query pair");
   static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");
@@ -129,6 +147,20 @@ template <typename C>
 FA_HD uint32_t sdq_offset(int q, int c) {
   return uint32_t(q) * uint32_t(C::kRowdQ) + uint32_t(c) * 4u;
 }
+
+// kDqStage: byte offset of dQ element (query q, column c < 128 of the warpgroup's half) in its
+// tile of the ring stage: box c / 32 of kBlockM 128-byte rows, 128-byte swizzled as TMA reads
+// a 32-float box (the 16-bit panel layout of swizzled_offset at twice the column).
+template <typename C>
+FA_HD uint32_t sdq_stage_offset(int q, int c) {
+  return swizzled_offset(q, 2 * c, uint32_t(C::kBlockM) * 128u);
+}
+// The column tile (8 columns) a consumer thread of row group gr (lane / 4) stores at its store t:
+// t, or t ^ 2 for odd gr, so that a half warp's four rows cover all eight 16-byte chunks of a
+// 128-byte row (conflict-free float2 stores; the swizzle XORs the chunk with the row alone, which
+// maps rows 2 j and 2 j + 1 of one tile onto the same two chunks).
+FA_HD constexpr bool dq_stage_swap(int gr) { return (gr & 1) != 0; }
+FA_HD constexpr int dq_stage_tile(int t, int gr) { return dq_stage_swap(gr) ? t ^ 2 : t; }
 
 // Byte offset of dS element (query q, key k < 128) in a dS buffer: panel k / 64 of kPaneldS
 // bytes, row q of 128 bytes, 128-byte swizzle (the layout TMA would write, so desc_k_major reads

@@ -1,5 +1,5 @@
-// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64, 128 and
-// 256, tier 192 on request, see bwd_launch.cu; tiers 192 and 256: kSplitD, bwd_config.h, 64-key
+// Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64, 128, 192
+// and 256, see bwd_launch.cu; tiers 192 and 256: kSplitD, bwd_config.h, 64-key
 // blocks whose two consumer warpgroups split the head dim, at 192 as wgmma pieces of 64 + 32
 // columns each). One CTA per (key block of 128 (64 at 192, 256), batch, kv head) keeps dK and dV of its keys in
 // registers while it walks every query head of the group and every query block (64 or 128 rows,
@@ -28,6 +28,9 @@
 // next sequence's), one flat bulk reduction per row inside the sequence.
 // A dQ buffer is rewritten only after the writer's bulk reads of its previous use completed
 // (dq_empty), and read only after all 256 consumer threads stored and fenced it (dq_full).
+// Head_dim 256 (kDqStage, padded batch): no dQ buffer; the consumers store dQ into the ring
+// stage the step has consumed, once both warpgroups' GEMMs reading it completed (kBarStage), and
+// the writer, after its bulk reads, releases the stage to the producer (q_empty) in their place.
 #pragma once
 
 #include <cuda.h>
@@ -118,9 +121,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
   uint64_t* kv_full = bar;
   uint64_t* q_full = bar + 1;              // per stage: Q, dO (TMA) and LSE, D (warp 1) landed
-  uint64_t* q_empty = q_full + kStages;    // per stage: both consumers are done with it
-  uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer: both consumers stored it
-  uint64_t* dq_empty = dq_full + C::kBuffersdQ;  // ... the writer's bulk reads of it completed
+  uint64_t* q_empty = q_full + kStages;    // per stage: both consumers (kDqStage: the writer) are done with it
+  uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer (kDqStage: stage): both consumers stored it
+  uint64_t* dq_empty = dq_full + C::kBarsdQFull;  // ... the writer's bulk reads of it completed
 
   // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid); when
   // deterministic, the last key block first: each query block takes its key blocks' dQ in
@@ -154,12 +157,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mbar_init(kv_full, 1);
     for (int s = 0; s < kStages; ++s) {
       mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
-      mbar_init(q_empty + s, 256);    // every consumer thread, after its own last read of the stage
+      // Every consumer thread, after its own last read of the stage; kDqStage: every lane of the
+      // writer warp, after the bulk reads of the dQ the consumers stored into the stage.
+      mbar_init(q_empty + s, C::kDqStage ? 32 : 256);
     }
-    for (int i = 0; i < C::kBuffersdQ; ++i) {
-      mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
-      mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
-    }
+    for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
+    for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
     fence_barrier_init();
   }
   __syncthreads();
@@ -228,12 +231,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // dQ writer: per step, the buffer's rows inside the sequence (rows past it are never
         // added). Padded batch: lane 0 adds the whole box (TMA clips rows past seqlen_q and the
         // pad columns). Varlen: lane r and r + 32 each add one row of kD floats, contiguous in
-        // the workspace (row, head, dq_accum_dim) and in the buffer.
+        // the workspace (row, head, dq_accum_dim) and in the buffer. kDqStage (padded batch
+        // only): lane 0 adds the stage's eight 32-column boxes, then the stage goes back to the
+        // producer.
+        constexpr int kUses = C::kDqStage ? kStages : C::kBuffersdQ;  // buffers (kDqStage: stages)
         if (P.dq_tensor && lane == 0) prefetch_tensor_map(&P.tma_dq);
         Step cur = walk.first(hk * p.group);
         for (int s = 0; s < steps; ++s, cur = next(cur)) {
-          const int bi = s % C::kBuffersdQ;
-          const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
+          const int bi = s % kUses;
+          const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;  // (not kDqStage)
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
           // Deterministic: key blocks add into a query block in decreasing order (the sm80
@@ -260,8 +266,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             __threadfence();
             fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
           }
-          mbar_wait_idle(dq_full + bi, (s / C::kBuffersdQ) & 1);
-          if (P.dq_tensor) {
+          mbar_wait_idle(dq_full + bi, (s / kUses) & 1);
+          if constexpr (C::kDqStage) {
+            if (lane == 0) {
+#pragma unroll
+              for (int w = 0; w < 2; ++w)
+#pragma unroll
+                for (int j = 0; j < C::kDQ / C::kDqBoxCols; ++j)
+                  tma_reduce_add_4d(&P.tma_dq, smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
+                                    w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
+            }
+          } else if (P.dq_tensor) {
             if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
           } else {
 #pragma unroll
@@ -274,8 +289,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             }
           }
           bulk_commit();
-          bulk_wait_read();  // the buffer may be rewritten
-          mbar_arrive(dq_empty + bi);
+          bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
+          mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
           if (bp.deterministic) {
             // Every lane's reductions complete (not only their reads), then the next block's turn.
             bulk_wait();
@@ -326,6 +341,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // Named barrier of one consumer warpgroup (128 threads): dropout's keep bits of the step stored
   // (ids 2 and 3).
   constexpr int kBarKeep = 2;
+  // kDqStage: named barrier of both consumer warpgroups: their GEMMs reading the step's ring stage
+  // (dK, dV: each warpgroup reads the other's half of Q and dO too, S^T and dP^T all of it) have
+  // completed, so either may overwrite it with dQ.
+  constexpr int kBarStage = 4;
 
   float acc_dk[kNKV], acc_dv[kNKV], acc_dk1[kNKV1], acc_dv1[kNKV1];
 #pragma unroll
@@ -402,7 +421,29 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // head_dim, K zero-filled there, add 0 inside the tier's row). h_, m0_, rows_: the step's query
   // head, first query row and rows.
   auto store_dq = [&](int s_, const DqAcc& acc_dq, int h_, int m0_, int rows_) {
-    if constexpr (C::kDqSmem) {
+    if constexpr (C::kDqStage) {
+      // Into this warpgroup's tile of the step's ring stage (bwd_config.h), free once both
+      // warpgroups passed kBarStage below; then fence and arrive, as into a dQ buffer.
+      // Store t of a thread writes its column tile t (8 columns), or t ^ 2 for odd gr
+      // (dq_stage_tile): the swizzle XORs a row's 16-byte chunks with row % 8 alone, so without the
+      // swap rows 0 and 1 (2 and 3) of a half warp hit the same chunks.
+      unsigned char* sdQ = smem + (cw == 0 ? C::kOffQ : C::kOffdO) + (s_ % kStages) * C::kBytesQ;
+      const bool swap = dq_stage_swap(gr);
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        const int row = warp * 16 + gr + hf * 8;
+#pragma unroll
+        for (int t = 0; t < C::kDQ / 8; ++t) {
+          const int u = t ^ 2;
+          const float x = swap ? acc_dq.a[4 * u + 2 * hf] : acc_dq.a[4 * t + 2 * hf];
+          const float y = swap ? acc_dq.a[4 * u + 2 * hf + 1] : acc_dq.a[4 * t + 2 * hf + 1];
+          *reinterpret_cast<float2*>(sdQ + sdq_stage_offset<C>(row, dq_stage_tile(t, gr) * 8 + 2 * tq)) =
+              make_float2(x, y);
+        }
+      }
+      fence_proxy_async_shared();
+      mbar_arrive(dq_full + (s_ % kStages));
+    } else if constexpr (C::kDqSmem) {
       // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
       // reads) and arrive.
@@ -719,7 +760,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         fence_kv(acc_dk, acc_dk1);
         reg_fence(pa);
         reg_fence(dsa);
-        mbar_arrive(q_empty + st);
+        if constexpr (!C::kDqStage) mbar_arrive(q_empty + st);  // (kDqStage: the writer releases it)
       };
       if constexpr (C::kSplitD) {
         wgmma_wait<0>();
@@ -731,6 +772,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         wgmma_wait<1>();
         release();
       }
+      if constexpr (C::kDqStage) named_bar_sync(kBarStage, 256);  // (while dQ's GEMM runs)
       wgmma_wait<0>();
       fence_dq(acc_dq);
       store_dq(s, acc_dq, h, m0, rows);

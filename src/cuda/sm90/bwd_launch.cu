@@ -1,4 +1,4 @@
-// Host side of the sm90 backward (the default for head_dim tiers 64, 128 and 256, tier 192 on request; FLASHATTN_EXPERIMENTAL_SM90_BWD
+// Host side of the sm90 backward (the default for head_dim tiers 64, 128, 192 and 256; FLASHATTN_EXPERIMENTAL_SM90_BWD
 // =1/0 forces it on/off): its instantiation table, eligibility, and the entry point the
 // dispatcher calls. The workspace, D = rowsum(dO * O) and the dq conversion are the sm80 path's
 // (sm80::run_backward); only the main kernel differs. Compiled for sm_90a with the kernels
@@ -26,9 +26,8 @@ namespace {
 
 // Shared memory of the largest of the entry's kernels (with and without the dQ variant; 64 and,
 // at tier 64 without a score modifier, 128 queries a step).
-// (Head_dim 256 has no dQ variant.)
 template <int kD>
-constexpr int Bwd90Max = std::max({Bwd90Config<kD, kD != 256>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
+constexpr int Bwd90Max = std::max({Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
                                    kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
                                    kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0});
 
@@ -36,17 +35,21 @@ constexpr int Bwd90Max = std::max({Bwd90Config<kD, kD != 256>::kSmemBytes, Bwd90
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
 // (the pad lies past the extent: never written) x kBlockM rows, no swizzle (the consumers store
 // plain rows of Bwd90Config::kRowdQ bytes).
-CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m) {
+// Head_dim 256 (kDqStage): boxes of 32 columns x kBlockM rows, 128-byte swizzle (the consumers
+// store dQ into the ring stage as sdq_stage_offset places it).
+CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m, bool stage) {
   using C = Bwd90Config<64, true>;  // kPadColsdQ: the same in every configuration
   CUtensorMap map;
   const sm80::FwdParams& f = bp.fwd;
   const cuuint64_t dim = cuuint64_t(bp.dq_accum_dim);
   const cuuint64_t dims[4] = {dim, cuuint64_t(f.seqlen_q), cuuint64_t(f.num_heads), cuuint64_t(f.batch)};
   const cuuint64_t strides[3] = {dim * f.num_heads * 4, dim * 4, dim * f.num_heads * cuuint64_t(f.seqlen_q) * 4};
-  const cuuint32_t box[4] = {cuuint32_t(bp.dq_accum_dim + C::kPadColsdQ), cuuint32_t(block_m), 1, 1};
+  const cuuint32_t box[4] = {cuuint32_t(stage ? Bwd90Config<256, true>::kDqBoxCols : bp.dq_accum_dim + C::kPadColsdQ),
+                             cuuint32_t(block_m), 1, 1};
   const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
   const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, bp.dq_accum, dims, strides, box,
-                                    elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                    stage ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw CudaError("flashattn: cuTensorMapEncodeTiled (dq workspace) failed (" + std::to_string(int(r)) + ")");
@@ -90,12 +93,13 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
   // Deterministic: always this scheme (its writer warp adds in key-block order). The workspace
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
-  // Head_dim 256: red.global only (no room for a dQ buffer; deterministic goes to the sm80 path,
-  // sm90_bwd_eligible).
-  P.dq_smem = l.kernel->head_dim != 256 &&
-              (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true));
+  // Head_dim 256: the dQ staged in the ring stage (kDqStage), padded batch only (its tensor form);
+  // varlen there by red.global (deterministic varlen goes to the sm80 path, sm90_bwd_eligible).
+  const bool stage = l.kernel->head_dim == 256;
+  P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) &&
+              !(stage && bp.fwd.cu_seqlens_q != nullptr);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
-  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m);
+  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage);
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
@@ -148,11 +152,11 @@ bool sm90_bwd_eligible(const Problem& p) {
   // Dropout: here by default since session 8 (seqlen 8k, dropout 0.1: d64 158 -> 192 TFLOP/s,
   // d128 176 -> 311); FLASHATTN_SM90_BWD_DROPOUT=0 sends it to the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
   // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
-  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does head_dim 256 (its
-  // kernel adds dQ by red.global; tier 192 has the writer warp too). No query or key rows at all: the sm80 path too (a tensor map
-  // cannot have an extent of 0).
-  const bool det_ok =
-      !p.deterministic || (p.head_dim <= 192 && sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
+  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does varlen at head_dim
+  // 256 (its kernel adds dQ by red.global there; tiers 64-192 and padded 256 have the writer
+  // warp). No query or key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
+  const bool det_ok = !p.deterministic || ((p.head_dim <= 192 || !p.varlen) &&
+                                           sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
   const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", true);
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && dropout_ok && det_ok &&
          p.max_seqlen_q > 0 && p.total_q > 0 && p.max_seqlen_k > 0 && p.total_k > 0 && sm90::tma_ok(p.dout) &&

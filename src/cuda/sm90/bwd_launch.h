@@ -74,12 +74,11 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     else launch_bwd90_steps128<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
     // Head_dim 192, 256 (split head dim): dropout in the kernel with extras (the schedule of
-    // kSplitD); at 256 dQ by red.global only (no room for a dQ buffer), so never deterministic.
-    if constexpr (kD == 192) {
-      if (P.dq_smem) return launch_bwd90_split<T, Bwd90Config<kD, true, kBlockM>>(P, s);
-    } else if (P.dq_smem) {
-      throw CudaError("flashattn: internal error: the sm90 backward at head_dim " + std::to_string(kD) +
-                      " has no dQ buffer");
+    // kSplitD); at 256 the dQ variant stages dQ in the ring stage (kDqStage: padded batch only).
+    if (P.dq_smem) {
+      if (kD == 256 && !P.dq_tensor)
+        throw CudaError("flashattn: internal error: the sm90 backward's dQ staging at head_dim 256 takes a padded batch");
+      return launch_bwd90_split<T, Bwd90Config<kD, true, kBlockM>>(P, s);
     }
     launch_bwd90_split<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if (P.dq_smem) {
@@ -94,7 +93,7 @@ template <typename T, int kD>
 void launch_bwd90(const void* params, void* stream) {
   const BwdParams90& P = *static_cast<const BwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions (none at head_dim 256).
+  // Only the writer warp of the dQ-via-shared-memory scheme orders its additions.
   if (P.bp.deterministic && !P.dq_smem)
     throw CudaError("flashattn: internal error: the deterministic sm90 backward runs the dQ-TMA scheme only");
   if constexpr (kD == 64) {

@@ -54,7 +54,7 @@ bool sm90_eligible(const Problem& p);
 void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& context);
 // The sm90 backward (src/cuda/sm90/bwd_launch.cu): tiers 64, 128, 192 and 256, fp16/bf16,
 // head_dim == head_dim_v, dropout (deterministic in key-block order, tiers 64, 128 and 192);
-// enabled (sm90_bwd_enabled) by default for head_dim 33-192 and 225-256,
+// enabled (sm90_bwd_enabled) by default for head_dim 33-256 (193-224 on tier 256, padded),
 // FLASHATTN_EXPERIMENTAL_SM90_BWD=1 / 0 forces it on / off. Its KernelEntry::launch takes sm90::BwdParams90, built by sm90_backward.
 const KernelEntry* sm90_bwd_kernels(int* count);
 bool sm90_bwd_enabled(const Problem& p);

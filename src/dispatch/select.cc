@@ -45,21 +45,23 @@ KernelChoice select_cuda(const Problem& p, Pass pass) {
   const cuda::Direction dir = pass == Pass::Forward ? cuda::Direction::Forward : cuda::Direction::Backward;
 #ifdef FLASHATTN_WITH_SM90
   // Hopper, when the operands suit TMA: the sm90 forward for its tiers (64, 96, 128, 192, 256, and
-  // head_dim 192 with head_dim_v 128); the sm90 backward (by default for head_dim 33-128 and
-  // 225-256; FLASHATTN_EXPERIMENTAL_SM90_BWD=1/0 forces it on/off) for tiers 64, 128, 192, 256 with
+  // head_dim 192 with head_dim_v 128); the sm90 backward (by default for head_dim 33-256;
+  // FLASHATTN_EXPERIMENTAL_SM90_BWD=1/0 forces it on/off) for tiers 64, 128, 192, 256 with
   // head_dim == head_dim_v, GQA/MQA, masks, varlen, score modifiers, dropout, and deterministic
-  // (not at tier 256) (sm90_bwd_eligible); tier 192 only on request. Everything else (other
-  // tiers and pairs) runs on the sm80 path.
+  // (not varlen at tier 256) (sm90_bwd_eligible). Everything else (other tiers and pairs) runs on
+  // the sm80 path.
   const bool sm90 = dev.arch == 90 && cuda::sm90_enabled() &&
                     (pass == Pass::Forward ? cuda::sm90_eligible(p)
                                            : cuda::sm90_bwd_enabled(p) && cuda::sm90_bwd_eligible(p));
   if (sm90) {
     int n90 = 0;
     const cuda::KernelEntry* t90 = pass == Pass::Forward ? cuda::sm90_kernels(&n90) : cuda::sm90_bwd_kernels(&n90);
-    // The sm90 backward has no tiers 96 and 160: head_dim 72-96 runs its tier 128, padded, as
+    // The sm90 backward has no tiers 96, 160 and 224: head_dim 72-96 runs its tier 128, padded, as
     // 104 does (session 8, head_dim 96 at seqlen 8k: 405 TFLOP/s against the sm80 tier 96's 224);
-    // 129-160 its tier 192.
-    auto bwd_tier = [&](int t) { return pass != Pass::Backward ? t : t == 96 ? 128 : t == 160 ? 192 : t; };
+    // 129-160 its tier 192, 193-224 its tier 256 (session 10).
+    auto bwd_tier = [&](int t) {
+      return pass != Pass::Backward ? t : t == 96 ? 128 : t == 160 ? 192 : t == 224 ? 256 : t;
+    };
     const int want90 = bwd_tier(want_d), want90_v = bwd_tier(want_v);
     for (int i = 0; i < n90; ++i)
       if (t90[i].dtype == p.dtype && t90[i].head_dim == want90 && t90[i].head_dim_v == want90_v &&

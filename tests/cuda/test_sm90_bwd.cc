@@ -1,4 +1,4 @@
-// The sm90 (Hopper) backward (default for head_dim 33-192 and 225-256; the tests force it with
+// The sm90 (Hopper) backward (default for head_dim 33-256; the tests force it with
 // FLASHATTN_EXPERIMENTAL_SM90_BWD=1): a grid of
 // dtypes, head_dim tiers 64, 128, 192 and 256 (padded head_dims included), odd and unequal sequence
 // lengths, causal; then the options it takes (GQA/MQA, windows, softcap, ALiBi, varlen,
@@ -42,10 +42,10 @@ void check_backward_sm90(const Spec& spec, const char* want_path) {
 
 #define REQUIRE_SM90_BWD() REQUIRE_SM90_PATH(true)
 
-// The sm90 backward's kernel tier of a head_dim (72-96 run tier 128, 129-160 tier 192, padded;
-// 225-256 tier 256; 193-224 has none).
+// The sm90 backward's kernel tier of a head_dim (72-96 run tier 128, 129-160 tier 192, 193-224
+// tier 256, padded).
 inline int bwd90_tier(int head_dim) {
-  return head_dim <= 64 ? 64 : head_dim <= 128 ? 128 : head_dim <= 192 ? 192 : head_dim > 224 ? 256 : 0;
+  return head_dim <= 64 ? 64 : head_dim <= 128 ? 128 : head_dim <= 192 ? 192 : 256;
 }
 
 // Whether tier 192 / 256 of the sm90 backward is in this build (FLASHATTN_HEAD_DIMS may leave
@@ -63,7 +63,7 @@ std::vector<GridParam> bwd_grid() {
   std::vector<GridParam> v;
   const std::pair<int, int> lens[] = {{1, 1}, {17, 97}, {113, 203}, {128, 128}, {64, 300}, {1000, 999}, {257, 2048}};
   for (DType dt : {DType::Float16, DType::BFloat16})
-    for (int d : {40, 64, 96, 104, 128, 152, 192, 232, 256})  // 40, 96, 104, 152, 232: padded up to a kernel tier
+    for (int d : {40, 64, 96, 104, 128, 152, 192, 200, 232, 256})  // 40, 96, 104, 152, 200, 232: padded up to a kernel tier
       for (auto [sq, sk] : lens)
         for (bool causal : {false, true}) v.push_back({dt, d, sq, sk, causal});
   return v;
@@ -131,9 +131,6 @@ TEST(Sm90Bwd, FallsBackToSm80) {
     s.lens_k = {300, 5};
     check_backward_sm90(s, "cuda-sm80");
   }
-  s = base;
-  s.head_dim = 200;  // tier 224: no sm90 backward
-  if (cuda_tier_built(200)) check_backward_sm90(s, "cuda-sm80");
   // Not requested: the sm80 path.
   Case c(base);
   GpuCase g(c);
@@ -142,8 +139,8 @@ TEST(Sm90Bwd, FallsBackToSm80) {
   with_sm90_bwd(false, [&] { info = g.run_backward(); });
   EXPECT_EQ(info.path, "cuda-sm80");
   check_backward_results(c);
-  // Not requested, by default: head_dim 240 (tier 256) and 176 (tier 192) on the sm90 backward
-  // where the build has the tier, head_dim 200 (tier 224) on the sm80 path.
+  // Not requested, by default: head_dim 240 and 200 (tier 256) and 176 (tier 192) on the sm90
+  // backward where the build has the tier (200: the sm80 path's tier 224 and the sm90 tier 256).
   for (int d : {240, 200, 176}) {
     if (!cuda_tier_built(d)) continue;
     Spec sd = base;
@@ -152,7 +149,7 @@ TEST(Sm90Bwd, FallsBackToSm80) {
     GpuCase gd(cd);
     gd.run_forward();
     with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", nullptr, [&] { info = gd.run_backward(); });
-    const bool sm90 = (d == 240 && tier_built(256)) || (d == 176 && tier_built(192));
+    const bool sm90 = (d != 176 && tier_built(256)) || (d == 176 && tier_built(192));
     EXPECT_EQ(info.path, sm90 ? "cuda-sm90" : "cuda-sm80") << "head_dim " << d;
     check_backward_results(cd);
   }

@@ -142,8 +142,8 @@ bool sm90_bwd_enabled(const Problem& p) {
   // path's own tier 32; tier 256 (head_dim 225-256) since session 8 (seqlen 8k: 262 vs 194
   // TFLOP/s, causal 254 vs 187); tier 192 (head_dim 129-192) since session 10 (head_dim 192,
   // seqlen 8k: 342 vs 178 TFLOP/s, causal 331 vs 177, 2k 312 vs 164); head_dim 193-224 on tier
-  // 256, padded, since session 10 (its dQ staged for the writer warp: 336 TFLOP/s at head_dim 256,
-  // so ~260 at 200 against the sm80 tier 224's 163; run 6 measured it).
+  // 256, padded, since session 10 (run 6, seqlen 8k: head_dim 200 260 vs the sm80 tier 224's 166
+  // TFLOP/s, 224 294 vs 186, causal 290 vs 184; 2k, 200: 228 vs 152).
   // FLASHATTN_EXPERIMENTAL_SM90_BWD=1 takes it for every head_dim it covers, =0 for none.
   return sm90::env_choice("FLASHATTN_EXPERIMENTAL_SM90_BWD", p.head_dim > 32 && p.head_dim <= 256);
 }

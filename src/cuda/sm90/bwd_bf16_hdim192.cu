@@ -1,5 +1,5 @@
-// sm90 backward, bf16, head_dim 192 (head_dim 129-192, padded; experimental: only with
-// FLASHATTN_EXPERIMENTAL_SM90_BWD=1 until measured; compiled for sm_90a only; cmake/cuda.cmake).
+// sm90 backward, bf16, head_dim 192 (head_dim 129-192, padded; the default since session 10;
+// compiled for sm_90a only; cmake/cuda.cmake).
 #include "cuda/sm90/bwd_launch.h"
 
 namespace flashattn::cuda::sm90 {

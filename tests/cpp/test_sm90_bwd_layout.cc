@@ -126,7 +126,7 @@ void check_tier(int head_dim) {
     for (int cw = 0; cw < 2; ++cw)
      for (int piece = 0; piece < (C::kDQ1 > 0 ? 2 : 1); ++piece) {
       // The kernel's dq_row0, dq_col0 (or piece 1's column), sKdq and dS tile of warpgroup cw.
-      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::dq_col1(cw);
+      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::col1(cw);
       const int n_cols = piece == 0 ? C::kDQ0 : C::kDQ1;
       const uint32_t sKdq = panel_col(C::kOffK, dq_col0, C::kPanelKV);
       const uint32_t sdS_wg = sdS + uint32_t(dq_row0) * 128u;
@@ -168,7 +168,7 @@ void check_pieces() {
   std::vector<int> dkv(C::kD, 0), dq(C::kD, 0);
   for (int cw = 0; cw < 2; ++cw) {
     const int pieces[2][2] = {{C::col0(cw), C::kNV0}, {C::col1(cw), C::kNV1}};
-    const int dq_pieces[2][2] = {{C::dq_col0(cw), C::kDQ0}, {C::dq_col1(cw), C::kDQ1}};
+    const int dq_pieces[2][2] = {{C::dq_col0(cw), C::kDQ0}, {C::col1(cw), C::kDQ1}};
     for (int i = 0; i < 2; ++i) {
       for (const auto& [col, n, count] : {std::make_tuple(pieces[i][0], pieces[i][1], &dkv),
                                           std::make_tuple(dq_pieces[i][0], dq_pieces[i][1], &dq)}) {
@@ -280,7 +280,7 @@ void check_dq_buffer() {
         for (int t = 0; t < (piece == 0 ? C::kDQ0 : C::kDQ1) / 8; ++t) {
           std::vector<int> pair_used(16, 0);  // per half warp: 8-byte bank pairs of 128 bytes
           for (int lane = 0; lane < 32; ++lane) {
-            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::dq_col1(cw);
+            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::col1(cw);
             const int row = dq_row0 + warp * 16 + lane / 4 + hf * 8, col = dq_col0 + t * 8 + 2 * (lane % 4);
             const uint32_t o = sdq_offset<C>(row, col);
             ASSERT_EQ(o % 8, 0u);

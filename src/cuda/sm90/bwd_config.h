@@ -61,13 +61,10 @@ struct Bwd90Config {
   // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
   static constexpr bool kDqRows = kBlockM == 128;
   static constexpr int kDQ = kDqRows ? kD : kD / 2;
-  // ... as pieces (kSplitD: those of dK, dV): kDQ0 columns from dq_col0(cw), kDQ1 from dq_col1(cw).
-  // (Session 10 measured dQ at 256 as two pieces of 64 in two commit groups, piece 0 stored while
-  // piece 1 ran, with red.global.add.v4: -1.5% against one piece of 128 and v2 reductions.)
+  // ... as pieces (kSplitD: those of dK, dV): kDQ0 columns from dq_col0(cw), kDQ1 from col1(cw).
   static constexpr int kDQ1 = kSplitD ? kNV1 : 0;
   static constexpr int kDQ0 = kDQ - kDQ1;
   static FA_HD int dq_col0(int cw) { return kDqRows ? 0 : kSplitD ? col0(cw) : cw * kDQ; }
-  static FA_HD int dq_col1(int cw) { return col1(cw); }
   static constexpr int kOffK = 0, kOffV = kOffK + kBytesKV;
   static constexpr int kOffQ = kOffV + kBytesKV;           // kStages x Q
   static constexpr int kOffdO = kOffQ + kStages * kBytesQ;  // kStages x dO

@@ -334,7 +334,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     return tile + uint32_t(col / 64) * panel_bytes + uint32_t(col % 64) * 2u;
   };
   const uint32_t sKdq = panel_col(smem_addr(smem + C::kOffK), dq_col0, C::kPanelKV);
-  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), C::dq_col1(cw), C::kPanelKV);  // (piece 1)
+  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), kv_col1, C::kPanelKV);  // (piece 1)
   // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
   // __syncthreads; the kernel uses no other).
   constexpr int kBarDs = 1;

@@ -9,8 +9,9 @@
 //                                     (K-major A, 128 keys), K read N-major, warpgroup cw's
 //                                     head_dim columns cw * kDQ .. + kDQ - 1 (64-query steps)
 //                                     or rows cw * 64 .. + 63 (128-query steps); both dS buffers
-// (tiers 192 and 256 split the head dim: each warpgroup's dK, dV, dQ columns as wgmma pieces,
-// Bwd90Config::col0 / col1)
+// (tiers 192 and 256: both warpgroups on the same 64 keys, warpgroup 0's dV and 1's dK over all
+// columns, each warpgroup's dQ columns as wgmma pieces, Bwd90Config::dq_col0 / dq_col1; the P^T
+// exchange tile, sp_offset)
 // and the dQ variant's fp32 dQ buffer: the consumers' stores, the writer's rows, bank conflicts.
 #include <gtest/gtest.h>
 
@@ -56,8 +57,8 @@ uint32_t panel_col(uint32_t tile, int col, uint32_t panel_bytes) {
 }
 
 // X^T Y with X (kBlockM queries x 64 keys, from registers) and Y = Q or dO read N-major (the dK and
-// dV GEMMs): k16 steps over the kBlockM queries, N = n_cols columns from col0 (one piece of the
-// kernel's: kv_col0 with kNV0, kv_col1 with kNV1).
+// dV GEMMs): k16 steps over the kBlockM queries, N = n_cols columns from col0 (the kernel's: all
+// kD columns from 0).
 template <typename C>
 int check_tn(Smem& s, uint32_t y_tile, const Matrix& x, const Matrix& y, int head_dim, int col0, int n_cols) {
   int bad = 0;
@@ -99,13 +100,10 @@ void check_tier(int head_dim) {
       EXPECT_EQ(check_nt<C>(s, sK, sQ, k, key0, q, head_dim), 0) << "S^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       EXPECT_EQ(check_nt<C>(s, sV, sdO, v, key0, dO, head_dim), 0) << "dP^T, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
       const Matrix pt = random_matrix(C::kBlockM, 64, 64, rng);  // kBlockM x 64  // P[query][key], dS likewise
-      for (int piece = 0; piece < (C::kNV1 > 0 ? 2 : 1); ++piece) {
-        const int col = piece == 0 ? C::col0(cw) : C::col1(cw), n = piece == 0 ? C::kNV0 : C::kNV1;
-        EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim, col, n), 0)
-            << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw << " piece " << piece;
-        EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim, col, n), 0)
-            << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw << " piece " << piece;
-      }
+      EXPECT_EQ(check_tn<C>(s, sdO, pt, dO, head_dim, 0, kD), 0)
+          << "dV, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
+      EXPECT_EQ(check_tn<C>(s, sQ, pt, q, head_dim, 0, kD), 0)
+          << "dK, tier " << kD << " hd " << head_dim << " st " << st << " wg " << cw;
     }
   }
   // dS as the consumers store it (warpgroup cw: element (query, key0 + kr) at panel cw +
@@ -116,7 +114,7 @@ void check_tier(int head_dim) {
     const uint32_t sdS = C::kOffdS + uint32_t(buf) * C::kBytesdS;
     ASSERT_EQ(sdS % 1024, 0u);
     ASSERT_LE(sdS + C::kBytesdS, uint32_t(C::kOffLse));
-    for (int cw = 0; cw < C::kBlockN / 64; ++cw)  // (kSplitD: warpgroup 0 alone stores dS)
+    for (int cw = 0; cw < C::kBlockN / 64; ++cw)  // (kSplitD: warpgroup 1 alone stores dS, into panel 0)
       for (int qr = 0; qr < C::kBlockM; ++qr)
         for (int kr = 0; kr < 64; ++kr) {
           const uint32_t o = uint32_t(cw) * C::kPaneldS + sds_offset<C>(qr, kr);
@@ -126,7 +124,7 @@ void check_tier(int head_dim) {
     for (int cw = 0; cw < 2; ++cw)
      for (int piece = 0; piece < (C::kDQ1 > 0 ? 2 : 1); ++piece) {
       // The kernel's dq_row0, dq_col0 (or piece 1's column), sKdq and dS tile of warpgroup cw.
-      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::col1(cw);
+      const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::dq_col1(cw);
       const int n_cols = piece == 0 ? C::kDQ0 : C::kDQ1;
       const uint32_t sKdq = panel_col(C::kOffK, dq_col0, C::kPanelKV);
       const uint32_t sdS_wg = sdS + uint32_t(dq_row0) * 128u;
@@ -161,35 +159,56 @@ TEST(Sm90BwdLayout, DescriptorsReadWhatTmaWrote) {
   check_tier<Bwd90Config<256>>(232);
 }
 
-// The split tiers' column pieces: the two warpgroups' pieces of dK / dV and of dQ cover the head
-// dim exactly once, each piece inside one 64-column panel or whole panels (an MN-major operand).
+// The split tiers' dQ pieces: the two warpgroups' pieces cover the head dim exactly once, each
+// inside one 64-column panel or whole panels (an MN-major operand).
 template <typename C>
 void check_pieces() {
-  std::vector<int> dkv(C::kD, 0), dq(C::kD, 0);
+  std::vector<int> dq(C::kD, 0);
   for (int cw = 0; cw < 2; ++cw) {
-    const int pieces[2][2] = {{C::col0(cw), C::kNV0}, {C::col1(cw), C::kNV1}};
-    const int dq_pieces[2][2] = {{C::dq_col0(cw), C::kDQ0}, {C::col1(cw), C::kDQ1}};
+    const int dq_pieces[2][2] = {{C::dq_col0(cw), C::kDQ0}, {C::dq_col1(cw), C::kDQ1}};
     for (int i = 0; i < 2; ++i) {
-      for (const auto& [col, n, count] : {std::make_tuple(pieces[i][0], pieces[i][1], &dkv),
-                                          std::make_tuple(dq_pieces[i][0], dq_pieces[i][1], &dq)}) {
-        if (n == 0) continue;
-        EXPECT_TRUE(n % 64 == 0 ? col % 64 == 0 : col / 64 == (col + n - 1) / 64) << C::kD << " wg " << cw;
-        for (int c = col; c < col + n; ++c) ++count->at(c);
-      }
+      const int col = dq_pieces[i][0], n = dq_pieces[i][1];
+      if (n == 0) continue;
+      EXPECT_TRUE(n % 64 == 0 ? col % 64 == 0 : col / 64 == (col + n - 1) / 64) << C::kD << " wg " << cw;
+      for (int c = col; c < col + n; ++c) ++dq.at(c);
     }
   }
-  for (int c = 0; c < C::kD; ++c) {
-    EXPECT_EQ(dkv[c], 1) << "tier " << C::kD << " dK/dV column " << c;
-    EXPECT_EQ(dq[c], 1) << "tier " << C::kD << " dQ column " << c;
-  }
+  for (int c = 0; c < C::kD; ++c) EXPECT_EQ(dq[c], 1) << "tier " << C::kD << " dQ column " << c;
 }
 
 TEST(Sm90BwdLayout, SplitHeadDimPieces) {
   check_pieces<Bwd90Config<192>>();
   check_pieces<Bwd90Config<256>>();
-  EXPECT_EQ(Bwd90Config<192>::kNV0 + Bwd90Config<192>::kNV1, 96);
-  EXPECT_LE(Bwd90Config<192>::kSmemBytes, 232448);
+  EXPECT_EQ(Bwd90Config<192>::kDQ0 + Bwd90Config<192>::kDQ1, 96);
+  EXPECT_LE((Bwd90Config<192, true>::kSmemBytes), 232448);
+  EXPECT_LE((Bwd90Config<256, true>::kSmemBytes), 232448);
   EXPECT_EQ(Bwd90Config<192>::kBlockN, 64);
+}
+
+// The split tiers' P^T exchange tile (sp_offset): every (thread, float4) of a warpgroup's S^T
+// accumulators at its own 16 bytes inside the tile, the tile inside its region, and each warp's
+// 32 float4 stores one 512-byte contiguous run (conflict-free).
+template <typename C>
+void check_p_exchange() {
+  std::vector<int> hit(C::kBytesP / 16, 0);
+  for (int t = 0; t < 128; ++t)
+    for (int i = 0; i < C::kBlockM / 8; ++i) {  // kNS / 4 float4 a thread (kNS = kBlockM / 2)
+      const uint32_t o = sp_offset<C>(t, i);
+      ASSERT_GE(o, uint32_t(C::kOffP));
+      ASSERT_LT(o + 16, uint32_t(C::kOffP + C::kBytesP) + 1);
+      ++hit[(o - C::kOffP) / 16];
+      if (t % 32 != 0) EXPECT_EQ(o, sp_offset<C>(t - 1, i) + 16u);
+    }
+  for (int h : hit) EXPECT_EQ(h, 1);
+  EXPECT_EQ(C::kOffdQ, C::kOffP + C::kBytesP);
+  EXPECT_GE(C::kOffP, C::kOffdS + C::kBuffersdS * C::kBytesdS);
+}
+
+TEST(Sm90BwdLayout, SplitPExchange) {
+  check_p_exchange<Bwd90Config<192>>();
+  check_p_exchange<Bwd90Config<192, true>>();
+  check_p_exchange<Bwd90Config<256>>();
+  check_p_exchange<Bwd90Config<256, true>>();
 }
 
 TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
@@ -217,14 +236,15 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   EXPECT_EQ((Bwd90Config<128, true>::kOffLse), (Bwd90Config<128, true>::kOffKeep + Bwd90Config<128, true>::kBytesKeep));
   EXPECT_EQ((Bwd90Config<64, true>::kOffKeep), (Bwd90Config<64, true>::kOffdQ + 2 * Bwd90Config<64, true>::kBytesdQ));
   EXPECT_EQ((Bwd90Config<64, true, 128>::kBytesKeep), 2 * 2 * 64 * 4 * 4);  // kDrop: four query words a key
-  // Head_dim 256 (kSplitD): 64 keys, one dS panel a buffer, red.global dQ (no buffer), in 227 KB.
+  // Head_dim 256 (kSplitD): 64 keys, one dS buffer of one panel, the P^T exchange tile (fp32),
+  // red.global dQ (no buffer), in 227 KB.
   using S = Bwd90Config<256>;
   EXPECT_EQ(S::kBlockN, 64);
-  EXPECT_EQ(S::kNV, 128);
   EXPECT_EQ(S::kDQ, 128);
   EXPECT_EQ(S::kOffV - S::kOffK, 4 * 64 * 128);
   EXPECT_EQ(S::kOffdS - S::kOffdO, 2 * 4 * 64 * 128);
-  EXPECT_EQ(S::kOffKeep - S::kOffdS, 2 * 64 * 128);
+  EXPECT_EQ(S::kBuffersdS, 1);
+  EXPECT_EQ(S::kOffKeep - S::kOffdS, 64 * 128 + 64 * 64 * 4);
   EXPECT_EQ(S::kOffLse - S::kOffKeep, S::kBytesKeep);
   EXPECT_LT(S::kOffLse, S::kOffDsum);
   EXPECT_LT(S::kOffDsum, S::kOffBar);
@@ -264,7 +284,7 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
 
 // The dQ variant (Bwd90Config<kD, true>): the consumers' float2 stores of their wgmma
 // accumulators (thread (warp, lane) of warpgroup cw: rows warp * 16 + lane / 4 (+ 8), columns
-// dq_col0(cw) + 8 t + 2 (lane % 4) (+ 1), and at tier 192 col1(cw) + ... for its second piece)
+// dq_col0(cw) + 8 t + 2 (lane % 4) (+ 1), and at tier 192 dq_col1(cw) + ... for its second piece)
 // cover every (row, column) of the buffer once, and row r's
 // kD floats lie in column order at [r * kRowdQ, + kD * 4): what the writer's one bulk reduction
 // per row reads (varlen), and the buffer is the TMA box the tensor form reads (padded batch). Each store instruction is conflict-free per half warp (a 64-bit access is
@@ -280,7 +300,7 @@ void check_dq_buffer() {
         for (int t = 0; t < (piece == 0 ? C::kDQ0 : C::kDQ1) / 8; ++t) {
           std::vector<int> pair_used(16, 0);  // per half warp: 8-byte bank pairs of 128 bytes
           for (int lane = 0; lane < 32; ++lane) {
-            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::col1(cw);
+            const int dq_row0 = C::kDqRows ? cw * 64 : 0, dq_col0 = piece == 0 ? C::dq_col0(cw) : C::dq_col1(cw);
             const int row = dq_row0 + warp * 16 + lane / 4 + hf * 8, col = dq_col0 + t * 8 + 2 * (lane % 4);
             const uint32_t o = sdq_offset<C>(row, col);
             ASSERT_EQ(o % 8, 0u);
@@ -315,7 +335,7 @@ void check_dq_regions(int want_buffers) {
   EXPECT_EQ(C::kBuffersdQ, want_buffers) << kD;
   EXPECT_EQ(C0::kBuffersdQ, 0) << kD;
   EXPECT_EQ(C::kOffdS, C0::kOffdS) << kD;
-  EXPECT_EQ(C::kOffdQ, C::kOffdS + C::kBuffersdS * C::kBytesdS) << kD;
+  EXPECT_EQ(C::kOffdQ, C::kOffdS + C::kBuffersdS * C::kBytesdS + C::kBytesP) << kD;
   EXPECT_LE(C::kOffdQ + C::kBuffersdQ * C::kBytesdQ, C::kOffLse) << kD;
   EXPECT_LT(C::kOffLse, C::kOffBar) << kD;
   EXPECT_EQ(C::kOffBar % 8, 0) << kD;
@@ -466,7 +486,7 @@ void check_keep_bits() {
 TEST(Sm90BwdLayout, DropoutKeepBits) {
   check_keep_bits<Bwd90Config<128>>();
   check_keep_bits<Bwd90Config<64>>();
-  check_keep_bits<Bwd90Config<192>>();  // kSplitD: both warpgroups draw the same 64 keys
+  check_keep_bits<Bwd90Config<192>>();  // kSplitD: warpgroup 0 draws (the model's cw = 1 is the same words)
   check_keep_bits<Bwd90Config<256>>();
   check_keep_bits<Bwd90Config<64, true, 128>>();  // kDrop at 128-query steps: two words a warp
 }

@@ -26,23 +26,14 @@ struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
   // kSplitD (head_dim 192 and 256): dK and dV of 64 keys x 192 or 256 columns would take 192 or
-  // 256 registers a thread, so both consumer warpgroups take the same 64 keys and split the head
-  // dim: each computes S^T and dP^T of all of them (the GEMMs twice: 7 units of GEMM work a step
-  // instead of 5) and dK, dV, dQ of its half of the columns; warpgroup 0 alone stores dS.
-  // Otherwise each warpgroup owns 64 of 128 keys and all columns.
+  // 256 registers a thread, so both consumer warpgroups take the same 64 keys and split the work
+  // by roles (session 11; before: each computed S^T and dP^T of all of them, 7 units of GEMM work
+  // a step instead of 5): warpgroup 0 computes S^T, P^T and dV (all columns), warpgroup 1 dP^T,
+  // dS^T and dK; P^T (times d(score)/d(dot), fp32) goes from warpgroup 0 to 1 through shared
+  // memory (kOffP), dS from 1 to both for dQ. Otherwise each warpgroup owns 64 of 128 keys and
+  // all columns of both dK and dV.
   static constexpr bool kSplitD = bwd90_split_d(kD);
   static constexpr int kBlockN = bwd90_block_n(kD);  // keys per CTA
-  static constexpr int kNV = kSplitD ? kD / 2 : kD;  // dK, dV columns of a warpgroup
-  // A warpgroup's kNV columns (of dK, dV, and with kSplitD of dQ) as wgmma N-pieces, each inside
-  // one 64-column panel or whole panels (an MN-major B operand's N runs through whole swizzle
-  // atoms; a piece of 32 may start 64 bytes into a 128-byte row, which the swizzle leaves
-  // intact): piece 0 of kNV0 columns from col0(cw), piece 1 (head_dim 192 only) of kNV1 = 32 from
-  // col1(cw). Head_dim 192: warpgroup cw takes panel cw and half cw of panel 2 (96 columns each,
-  // balanced); 256: panels 2 cw and 2 cw + 1; else all columns.
-  static constexpr int kNV1 = kD == 192 ? 32 : 0;
-  static constexpr int kNV0 = kNV - kNV1;
-  static FA_HD int col0(int cw) { return kSplitD ? cw * kNV0 : 0; }
-  static FA_HD int col1(int cw) { return kNV1 > 0 ? 128 + cw * 32 : 0; }
   static constexpr int kBlockM = kBlockM_;   // queries per step (Q, dO, LSE, D of one ring stage)
   static constexpr int kStages = 2;
   static constexpr int kThreads = 384;  // producer warpgroup + two consumer warpgroups
@@ -55,16 +46,21 @@ struct Bwd90Config {
   // GEMMs' reads and (two steps later) those reads before the next writes.
   static constexpr int kPaneldS = kBlockM * 128;
   static constexpr int kBytesdS = (kBlockN / 64) * kPaneldS;
-  static constexpr int kBuffersdS = 2;
+  // kSplitD: one buffer (its barriers order the writes after both dQ GEMMs of the step before).
+  static constexpr int kBuffersdS = kSplitD ? 1 : 2;
   // dQ = dS K over all kBlockN keys, so each dQ element gets one reduction per key block. 64-query
   // steps: consumer warpgroup cw computes head_dim columns cw * kDQ .. + kDQ - 1 of the 64 rows;
   // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
   static constexpr bool kDqRows = kBlockM == 128;
   static constexpr int kDQ = kDqRows ? kD : kD / 2;
-  // ... as pieces (kSplitD: those of dK, dV): kDQ0 columns from dq_col0(cw), kDQ1 from col1(cw).
-  static constexpr int kDQ1 = kSplitD ? kNV1 : 0;
+  // ... as pieces: kDQ0 columns from dq_col0(cw), and at tier 192 kDQ1 = 32 more from
+  // dq_col1(cw): warpgroup cw takes panel cw and half cw of panel 2 (96 columns each; an
+  // MN-major B operand's N runs through whole swizzle atoms, and a piece of 32 may start 64 bytes
+  // into a 128-byte row, which the swizzle leaves intact).
+  static constexpr int kDQ1 = kD == 192 ? 32 : 0;
   static constexpr int kDQ0 = kDQ - kDQ1;
-  static FA_HD int dq_col0(int cw) { return kDqRows ? 0 : kSplitD ? col0(cw) : cw * kDQ; }
+  static FA_HD int dq_col0(int cw) { return kDqRows ? 0 : cw * kDQ0; }
+  static FA_HD int dq_col1(int cw) { return kDQ1 > 0 ? 128 + cw * 32 : 0; }
   static constexpr int kOffK = 0, kOffV = kOffK + kBytesKV;
   static constexpr int kOffQ = kOffV + kBytesKV;           // kStages x Q
   static constexpr int kOffdO = kOffQ + kStages * kBytesQ;  // kStages x dO
@@ -79,7 +75,11 @@ struct Bwd90Config {
   static constexpr int kPadColsdQ = 8;
   static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
   static constexpr int kBytesdQ = kBlockM * kRowdQ;
-  static constexpr int kOffdQ = kOffdS + kBuffersdS * kBytesdS;
+  // kSplitD: P^T d(score)/d(dot) of the step, fp32, from warpgroup 0 to 1 in the accumulators'
+  // own order (float4 i of thread t at (i * 128 + t) * 16 bytes: conflict-free, sp_offset).
+  static constexpr int kBytesP = kSplitD ? 64 * kBlockM * 4 : 0;
+  static constexpr int kOffP = kOffdS + kBuffersdS * kBytesdS;
+  static constexpr int kOffdQ = kOffP + kBytesP;
   // kDqStage (the dQ variant at head_dim 256, whose 208 KB of operands leave no room for a dQ
   // buffer; padded batch only: the tensor form): the step's dQ goes into the ring stage the step has
   // just consumed (Q and dO are no longer read once dK and dV have completed): warpgroup cw's 128
@@ -125,10 +125,10 @@ struct Bwd90Config {
                 "head_dim 64 (registers)");
   static_assert(!kDqStage || (kBytesQ == 32 * 1024 && kBlockM * 128 * (kDQ / kDqBoxCols) == kBytesQ && kDQ == 128),
                 "kDqStage: a warpgroup's 128 fp32 dQ columns fill one Q (or dO) tile of the stage as four boxes");
-  static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0 || (kSplitD && kDQ == kNV)),
+  static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0 || kD == 192),
                 "a warpgroup's dQ columns: one wgmma N (32 or 64) inside one 64-column panel of K, whole panels, "
-                "or (kSplitD) the pieces of its dK, dV columns");
-  static_assert(kNV0 % 64 == 0 || (!kSplitD && kNV0 == kD), "piece 0: whole panels (or a warpgroup's whole head_dim)");
+                "or (tier 192) 64 + 32");
+  static_assert(kDQ0 % 32 == 0 && (kDQ0 <= 64 || kDQ0 % 64 == 0), "dQ piece 0: inside one panel or whole panels");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
   static_assert(kRowdQ % 16 == 0 && (kD * 4) % 16 == 0 && kOffdQ % 128 == 0 && kBytesdQ % 128 == 0,
                 "cp.reduce.async.bulk: 16-byte aligned rows, sizes multiples of 16; the tensor form's box "
@@ -143,6 +143,14 @@ struct Bwd90Config {
 template <typename C>
 FA_HD uint32_t sdq_offset(int q, int c) {
   return uint32_t(q) * uint32_t(C::kRowdQ) + uint32_t(c) * 4u;
+}
+
+// kSplitD: byte offset of float4 i (accumulator elements 4 i .. 4 i + 3) of consumer thread t (of
+// its warpgroup's 128) in the P^T exchange tile: a warp's 32 float4 stores or loads are 512
+// contiguous bytes.
+template <typename C>
+FA_HD uint32_t sp_offset(int t, int i) {
+  return uint32_t(C::kOffP) + (uint32_t(i) * 128u + uint32_t(t)) * 16u;
 }
 
 // kDqStage: byte offset of dQ element (query q, column c < 128 of the warpgroup's half) in its

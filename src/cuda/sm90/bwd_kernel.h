@@ -1,7 +1,7 @@
 // Backward kernel of the sm90 path (Hopper, sm_90a; the default for head_dim tiers 64, 128, 192
 // and 256, see bwd_launch.cu; tiers 192 and 256: kSplitD, bwd_config.h, 64-key
-// blocks whose two consumer warpgroups split the head dim, at 192 as wgmma pieces of 64 + 32
-// columns each). One CTA per (key block of 128 (64 at 192, 256), batch, kv head) keeps dK and dV of its keys in
+// blocks whose two consumer warpgroups split the work by roles: warpgroup 0 S^T, P^T and dV,
+// warpgroup 1 dP^T, dS^T and dK, both halves of dQ; split_step below). One CTA per (key block of 128 (64 at 192, 256), batch, kv head) keeps dK and dV of its keys in
 // registers while it walks every query head of the group and every query block (64 or 128 rows,
 // kBlockM) the mask lets its keys reach, as the sm80 bwd_kernel does, and computes the same function:
 //   S^T = K Q^T, dP^T = V dO^T               wgmma SS, m64 = this warpgroup's 64 keys, n = kBlockM queries
@@ -103,9 +103,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
-  // dK, dV floats a thread (m64 x kNV / 128) of piece 0 and of piece 1 (bwd_config.h; head_dim 192
-  // only: else a placeholder of one, unused).
-  constexpr int kNKV = C::kNV0 / 2, kNKV1 = C::kNV1 > 0 ? C::kNV1 / 2 : 1;
+  // dK, dV floats a thread (m64 x kD / 128; kSplitD: one accumulator, dV in warpgroup 0, dK in 1).
+  constexpr int kNKV = kD / 2;
   // dQ's accumulators of a warpgroup, by the same pieces.
   struct DqAcc {
     float a[C::kDQ0 / 2];
@@ -316,15 +315,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;
   const int kr0 = warp * 16 + gr;  // this thread's keys (within the warpgroup): kr0 and kr0 + 8
-  // The warpgroup's first key within the block and first dK / dV column (kSplitD: both warpgroups
-  // the same 64 keys, each half of the columns).
+  // The warpgroup's first key within the block (kSplitD: both warpgroups the same 64 keys).
   const int key0 = C::kSplitD ? 0 : cw * 64;
-  const int kv_col0 = C::col0(cw), kv_col1 = C::col1(cw);  // (kv_col1: piece 1, head_dim 192)
   const uint32_t sK = smem_addr(smem + C::kOffK) + uint32_t(key0) * 128u;  // its 64 rows of each panel
   const uint32_t sV = smem_addr(smem + C::kOffV) + uint32_t(key0) * 128u;
   // dQ = dS K: this warpgroup's dQ rows dq_row0 .. + 63 (of the step's kBlockM) and kDQ columns
   // from dq_col0 (bwd_config.h: 64-query steps split head_dim, 128-query steps the rows; tier
-  // 192: the pieces of dK, dV, from dq_col0 and kv_col1). B = K's kBlockN rows, the columns
+  // 192: two pieces, from dq_col0 and dq_col1). B = K's kBlockN rows, the columns
   // (inside one panel, or whole panels; for kDQ = 32 the second warpgroup starts 64 bytes into
   // each 128-byte row, which the swizzle, applied to the address bits 4-6 from bits 7-9, leaves
   // intact); A = dS rows dq_row0 .. (8 KB into each 1024-byte aligned panel).
@@ -334,7 +331,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     return tile + uint32_t(col / 64) * panel_bytes + uint32_t(col % 64) * 2u;
   };
   const uint32_t sKdq = panel_col(smem_addr(smem + C::kOffK), dq_col0, C::kPanelKV);
-  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), kv_col1, C::kPanelKV);  // (piece 1)
+  const uint32_t sKdq1 = panel_col(smem_addr(smem + C::kOffK), C::dq_col1(cw), C::kPanelKV);  // (piece 1)
   // Named barrier of both consumer warpgroups (256 threads): dS of the step written (id 0 is
   // __syncthreads; the kernel uses no other).
   constexpr int kBarDs = 1;
@@ -346,15 +343,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // completed, so either may overwrite it with dQ.
   constexpr int kBarStage = 4;
 
-  float acc_dk[kNKV], acc_dv[kNKV], acc_dk1[kNKV1], acc_dv1[kNKV1];
+  // kSplitD: acc_dv is warpgroup 0's dV or warpgroup 1's dK (one array: the roles' registers
+  // are the same), acc_dk a placeholder.
+  float acc_dv[kNKV], acc_dk[C::kSplitD ? 1 : kNKV];
 #pragma unroll
-  for (int i = 0; i < kNKV; ++i) acc_dk[i] = acc_dv[i] = 0.0f;
+  for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;
 #pragma unroll
-  for (int i = 0; i < kNKV1; ++i) acc_dk1[i] = acc_dv1[i] = 0.0f;
-  auto fence_kv = [](float(&acc)[kNKV], float(&acc1)[kNKV1]) {
-    reg_fence(acc);
-    if constexpr (C::kNV1 > 0) reg_fence(acc1);
-  };
+  for (int i = 0; i < (C::kSplitD ? 1 : kNKV); ++i) acc_dk[i] = 0.0f;
 
   semantics::ScoreMod<float> mod;
   if constexpr (kExtras) {
@@ -363,7 +358,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
   }
 
-  // S^T = K Q^T and dP^T = V dO^T of step s_, one commit group each. (Each wgmma has one call
+  // S^T = K Q^T and dP^T = V dO^T of step s_ (its stage waited for: q_full), one commit group each. (Each wgmma has one call
   // site and its accumulators live inside one iteration: issuing step s + 1's from the end of
   // step s besides step 0's from before the loop made the compiler merge in-flight accumulators
   // with register moves, and ptxas serialized every wgmma of the kernel (C7515) and spilled.)
@@ -372,7 +367,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   auto issue_s = [&](int s_, float(&acc_s)[kNS]) {
     const int st_ = s_ % kStages;
     const uint32_t sQ_ = smem_addr(smem + C::kOffQ + st_ * C::kBytesQ);
-    mbar_wait(q_full + st_, (s_ / kStages) & 1);
     reg_fence(acc_s);
     wgmma_fence();
 #pragma unroll
@@ -460,7 +454,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         if constexpr (C::kDQ1 > 0) {
 #pragma unroll
           for (int t = 0; t < C::kDQ1 / 8; ++t)
-            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, kv_col1 + t * 8 + 2 * tq)) =
+            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, C::dq_col1(cw) + t * 8 + 2 * tq)) =
                 make_float2(acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
         }
       }
@@ -480,7 +474,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         if constexpr (C::kDQ1 > 0) {
 #pragma unroll
           for (int t = 0; t < C::kDQ1 / 8; ++t)
-            prim::red_add2(row + kv_col1 + t * 8, acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+            prim::red_add2(row + C::dq_col1(cw) + t * 8, acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
         }
       }
     }
@@ -515,267 +509,405 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         prim::ldmatrix_x4(kfrag[kk], smem_addr(smem + C::kOffK) + k_frag_offset<C>(key0 + warp * 16, lane, kk));
     }
   }
-  Step cur = walk.first(hk * p.group);
-  for (int s = 0; s < steps; ++s, cur = next(cur)) {
-    float acc_s[kNS], acc_dp[kNS];
-    issue_s(s, acc_s);
-    DqAcc acc_dq_prev;
-    if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
-    else issue_dp(s, acc_dp);
-    // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
-    const int h = cur.h, m0 = cur.m_block * kBlockM;
-    const int rows = min(kBlockM, seq.seqlen_q - m0);
-    const int st = s % kStages;
-    const uint32_t sQ = smem_addr(smem + C::kOffQ + st * C::kBytesQ);
-    const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
-    const float* sLse = sLse0 + st * kBlockM;
-    const float* sDsum = sDsum0 + st * kBlockM;
-    if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-
-    // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
-    // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
-    // sequences included).
-    const bool masked =
-        !(rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN));
-    // The mask, branch-free: each of this thread's two keys as the query rows that see it
-    // (Mask::query_range of one key: exactly the rows visible() accepts; rows past the sequence
-    // and keys past it see none), stored as an offset from query m0 + 2 tq and a span, so an
-    // element's test is one unsigned compare of its constant query offset. Unmasked tiles: a span
-    // that takes every offset.
-    int qlo[2] = {-(1 << 30), -(1 << 30)};
-    uint32_t qspan[2] = {1u << 31, 1u << 31};
-    if (masked) {
+  // The mask of a step's tile for this thread's keys (kr0, kr0 + 8 past key0), branch-free: each
+  // key as the query rows that see it (Mask::query_range of one key: exactly the rows visible()
+  // accepts; rows past the sequence and keys past it see none), stored as an offset from query
+  // m0_ + 2 tq and a span, so an element's test is one unsigned compare of its constant query
+  // offset. Tiles the mask does not cut (rows or keys past the sequences included): a span that
+  // takes every offset.
+  auto key_mask = [&](int m0_, int rows_, int (&qlo)[2], uint32_t (&qspan)[2]) {
+    qlo[0] = qlo[1] = -(1 << 30);
+    qspan[0] = qspan[1] = 1u << 31;
+    if (!(rows_ == kBlockM && cols == kBlockN && mask.tile_unmasked(m0_, m0_ + kBlockM, n0, n0 + kBlockN))) {
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         int lo, hi;
         const int jk = n0 + key0 + kr0 + hf * 8;
         mask.query_range(jk, jk + 1, &lo, &hi);
-        qlo[hf] = lo - m0 - 2 * tq;
+        qlo[hf] = lo - m0_ - 2 * tq;
         qspan[hf] = uint32_t(hi - lo);
       }
     }
-    // Dropout (kExtras, kDrop): the keep bits of this warpgroup's 64 keys x kBlockM queries,
-    // drawn while S^T (and dP^T or dQ(s - 1)) run. Warp w draws, per lane, the 32 keys kg * 32 ..
-    // + 31 (kg = w % 2) of query m0 + qw * 32 + lane for its words qw (bwd_config.h): four Philox
-    // calls each, as the forward draws them (one call per 8 of an element row's columns, no
-    // waste); one ballot per 16-bit word and call (the word's keep test as its predicate)
-    // transposes the warp's 32 x 32 bits, so that lane c holds key kg * 32 + c's word over the 32
-    // queries (no bit packing in between: session 8 measured the packed keep_bits32 + 32 ballots
-    // at ~550 instructions a lane, the drawing at +120% of the plain backward's time); through
-    // shared memory each thread then takes the words of its keys kr0 and kr0 + 8. Off: every bit
-    // set (and no keep scale folded into LSE and D: exact).
+  };
+  // Dropout (kExtras, kDrop): the keep bits of this warpgroup's 64 keys x kBlockM queries of step
+  // s_, drawn while its GEMMs run. Warp w draws, per lane, the 32 keys kg * 32 .. + 31 (kg = w %
+  // 2) of query m0_ + qw * 32 + lane for its words qw (bwd_config.h): four Philox calls each, as
+  // the forward draws them (one call per 8 of an element row's columns, no waste); one ballot per
+  // 16-bit word and call (the word's keep test as its predicate) transposes the warp's 32 x 32
+  // bits, so that lane c holds key kg * 32 + c's word over the 32 queries (no bit packing in
+  // between: session 8 measured the packed keep_bits32 + 32 ballots at ~550 instructions a lane,
+  // the drawing at +120% of the plain backward's time); through shared memory (read_keep) each
+  // thread then takes the words of its keys kr0 and kr0 + 8. Off: every bit set (and no keep
+  // scale folded into LSE and D: exact). kSplitD: warpgroup 0 draws, both read.
+  auto keep_words = [&](int s_, int owner) {
+    return reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + ((s_ & 1) * 2 + owner) * C::kKeepWordsWG;
+  };
+  auto draw_keep = [&](int s_, int h_, int m0_) {
+    uint32_t* sKeep = keep_words(s_, cw);
+    const int kg = warp % 2;
+    const int unit0 = ((n0 + key0 + kg * 32) >> 5) * 4;  // the 32 keys' first Philox unit
+    const uint32_t threshold_hi = p.dropout.threshold_hi();
+#pragma unroll
+    for (int i = 0; i < C::kKeepDraws; ++i) {
+      const int qw = C::keep_draw_qw(warp, i);
+      uint32_t mine = 0;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const semantics::Philox4 w = p.dropout.words(uint64_t(b) * p.num_heads + h_, m0_ + qw * 32 + lane, unit0 + q);
+#pragma unroll
+        for (int k = 0; k < 8; ++k) {
+          const uint32_t word = __ballot_sync(0xffffffffu, semantics::Dropout::word_kept(w, k, threshold_hi));
+          if (lane == semantics::Dropout::column_of(q, k)) mine = word;
+        }
+      }
+      sKeep[C::keep_word(kg * 32 + lane, qw)] = mine;
+    }
+    if (cw == 0) named_bar_sync(kBarKeep, 128);  // literal ids: ptxas reserves all 16 for a variable one
+    else named_bar_sync(kBarKeep + 1, 128);
+  };
+  auto read_keep = [&](int s_, int owner, uint32_t (&keep)[2][kBlockM / 32]) {
+    const uint32_t* sKeep = keep_words(s_, owner);
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+      for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = sKeep[C::keep_word(kr0 + 8 * hf, qw)];
+  };
+
+  // dS^T (registers dsa, A fragments) into panel `panel` of the step's dS buffer, as [query][key],
+  // one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset).
+  auto store_ds = [&](int s_, int panel, const uint32_t (&dsa)[kBlockM / 16][4]) {
+    const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s_ % C::kBuffersdS) * C::kBytesdS + panel * C::kPaneldS) +
+                            sds_stmatrix_offset<C>(warp, lane);
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
+  };
+
+  // kSplitD's step (head_dim 192, 256; roles, bwd_config.h). Warpgroup 0: S^T, P^T (the mask,
+  // score modifiers, dropout's draw), P^T d(score)/d(dot) in fp32 into the exchange tile, dV +=
+  // P^T dO (all columns, RS), then barrier kBarP (arrive). Warpgroup 1, meanwhile: dP^T; after
+  // kBarP, dS^T = (P^T d(score)/d(dot)) (dP^T dropped - D) (pr is P ks and D is D / ks already,
+  // warp 1 folded the keep scale in), dS into the dS buffer, dK += dS^T Q (RS). Both: barrier
+  // kBarDs, dV / dK complete, then dQ (their halves of the columns, as before) and its store.
+  // Each role does 2.5 of the step's 5 units of GEMM work (7 before session 11: both computed S^T
+  // and dP^T). Order: warpgroup 0 arrives on kBarP (s + 1) only after kBarDs(s), which warpgroup 1
+  // passes after its wait on kBarP(s), so the barrier's phases never mix; the exchange tile,
+  // the dS buffer (one) and the keep words are rewritten only after kBarDs of the step that read
+  // them, whose dQ GEMMs completed before the next step's kBarP.
+  constexpr int kBarP = 5;
+  auto split_step = [&](int s, const Step& cur) {
+    const int h = cur.h, m0 = cur.m_block * kBlockM;
+    const int rows = min(kBlockM, seq.seqlen_q - m0);
+    const int st = s % kStages;
+    const uint32_t sQ = smem_addr(smem + C::kOffQ + st * C::kBytesQ);
+    const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
+    float acc[kNS];                  // warpgroup 0: S^T, then P^T (dropped); 1: dP^T, then dS^T
+    uint32_t frag[kBlockM / 16][4];  // P^T's (0) or dS^T's (1) A fragments (k = queries)
     uint32_t keep[2][kBlockM / 32];
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
       for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
-    if constexpr (kKeep) {
-      if (p.dropout.enabled()) {
-        uint32_t* sKeep = reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + ((s & 1) * 2 + cw) * C::kKeepWordsWG;
-        const int kg = warp % 2;
-        const int unit0 = ((n0 + key0 + kg * 32) >> 5) * 4;  // the 32 keys' first Philox unit
-        const uint32_t threshold_hi = p.dropout.threshold_hi();
+    // S^T (warpgroup 0) or dP^T (1): one call site (two wgmma sequences on the same accumulators
+    // in the branches of the roles made ptxas serialize every wgmma, C7511).
+    {
+      const uint32_t sA = cw == 0 ? sK : sV, sB = cw == 0 ? sQ : sdO;
+      reg_fence(acc);
+      wgmma_fence();
 #pragma unroll
-        for (int i = 0; i < C::kKeepDraws; ++i) {
-          const int qw = C::keep_draw_qw(warp, i);
-          uint32_t mine = 0;
-#pragma unroll
-          for (int q = 0; q < 4; ++q) {
-            const semantics::Philox4 w = p.dropout.words(uint64_t(b) * p.num_heads + h, m0 + qw * 32 + lane, unit0 + q);
-#pragma unroll
-            for (int k = 0; k < 8; ++k) {
-              const uint32_t word = __ballot_sync(0xffffffffu, semantics::Dropout::word_kept(w, k, threshold_hi));
-              if (lane == semantics::Dropout::column_of(q, k)) mine = word;
-            }
-          }
-          sKeep[C::keep_word(kg * 32 + lane, qw)] = mine;
-        }
-        if (cw == 0) named_bar_sync(kBarKeep, 128);  // literal ids: ptxas reserves all 16 for a variable one
-        else named_bar_sync(kBarKeep + 1, 128);
-#pragma unroll
-        for (int hf = 0; hf < 2; ++hf)
-#pragma unroll
-          for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = sKeep[C::keep_word(kr0 + 8 * hf, qw)];
-      }
+      for (int kk = 0; kk < kD / 16; ++kk)
+        Wgmma<kBlockM, T, 0>::ss(acc, desc_k_major(sA, C::kPanelKV, kk), desc_k_major(sB, C::kPanelQ, kk), kk > 0);
+      wgmma_commit();
     }
-    // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
-    // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
-    // other schedule after the wait, for registers.)
-    // (kKRegs: after the wait, for registers.)
-    float2 lse2[kNS / 4], dsum2[kNS / 4];
-    if constexpr (!kKRegs) {
+    if (cw == 0) {
+      if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+      int qlo[2];
+      uint32_t qspan[2];
+      key_mask(m0, rows, qlo, qspan);
+      if constexpr (kKeep) {
+        if (p.dropout.enabled()) {
+          draw_keep(s, h, m0);
+          read_keep(s, 0, keep);
+        }
+      }
+      const float* sLse = sLse0 + st * kBlockM;
+      float2 lse2[kNS / 4];
 #pragma unroll
       for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
-    }
-    if constexpr (kLag) {
-      wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
-    } else {
       wgmma_wait<0>();
-      reg_fence(acc_dp);
-    }
-    reg_fence(acc_s);
-    float dist0 = 0.0f;
-    if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
-    // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
-#pragma unroll
-    for (int g = 0; g < kNS / 4; ++g) {
-      if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
-      if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
-        const float lse = e % 2 ? lse2[g].y : lse2[g].x;
-        const float dot = acc_s[j];
-        float pr, grad = p.scale;
-        if constexpr (kExtras) {
-          // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
-          const float dist = dist0 + float(qoff - hf * 8);
-          pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist, &grad) * sm80::kLog2e - lse);
-        } else {
-          pr = prim::exp2_approx(dot * p.scale_log2 - lse);
-        }
-        if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
-        acc_s[j] = pr;
-        if constexpr (!kLag) {
-          // dS^T with P^T (the schedule without lag: kExtras, kSplitD). Dropout (as the sm80
-          // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
-          // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
-          float dpv = acc_dp[j];
-          if constexpr (kExtras) {
-            const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
-            acc_s[j] = kept ? pr : 0.0f;
-            dpv = kept ? dpv : 0.0f;
-          }
-          acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
-        }
-      }
-    }
-
-    // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
-    // bit), as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and scaled -
-    // D) scale; the scale ks is folded into P and D (warp 1), so dropping is a select.
-    auto dropped = [&](float x, int j) {
-      if constexpr (kDrop) {
-        const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
-        return kept ? x : 0.0f;
-      } else {
-        return x;
-      }
-    };
-    // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
-    uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
-#pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int j = 8 * kk + 2 * e;
-        pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
-      }
-    // dV += P^T dO: one commit group.
-    fence_kv(acc_dv, acc_dv1);
-    reg_fence(pa);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) {
-      Wgmma<C::kNV0, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(panel_col(sdO, kv_col0, C::kPanelQ), C::kPanelQ, kk), 1);
-      if constexpr (C::kNV1 > 0)
-        Wgmma<C::kNV1, T, 1>::rs(acc_dv1, pa[kk], desc_mn_major(panel_col(sdO, kv_col1, C::kPanelQ), C::kPanelQ, kk), 1);
-    }
-    wgmma_commit();
-    if constexpr (kLag) {
-      // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
-      wgmma_wait<1>();
-      fence_dq(acc_dq_prev);
-      if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
-      // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
-      wgmma_wait<0>();
-      reg_fence(pa);
-      fence_kv(acc_dv, acc_dv1);
-      issue_dp(s, acc_dp);
-      if constexpr (!kKRegs) {  // (kKRegs: after the wait, for registers)
-#pragma unroll
-        for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
-      }
-      wgmma_wait<0>();
-      reg_fence(acc_dp);
+      reg_fence(acc);
+      float dist0 = 0.0f;
+      if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - kr0);
+      // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
       for (int g = 0; g < kNS / 4; ++g) {
-        if constexpr (kKRegs) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+        float pg[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          const int j = 4 * g + e;
-          acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_lag)
+          const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
+          const float lse = e % 2 ? lse2[g].y : lse2[g].x;
+          float pr, grad = p.scale;
+          if constexpr (kExtras) {
+            const float dist = dist0 + float(qoff - hf * 8);
+            pr = prim::exp2_approx(mod.apply_dist_grad(acc[j], dist, &grad) * sm80::kLog2e - lse);
+          } else {
+            pr = prim::exp2_approx(acc[j] * p.scale_log2 - lse);
+          }
+          if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
+          pg[e] = pr * grad;
+          bool kept = true;
+          if constexpr (kExtras) kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
+          acc[j] = kept ? pr : 0.0f;  // dV takes P dropped (and scaled: pr is P ks)
+        }
+        *reinterpret_cast<float4*>(smem + sp_offset<C>(tid, g)) = make_float4(pg[0], pg[1], pg[2], pg[3]);
+      }
+    } else {
+      const float* sDsum = sDsum0 + st * kBlockM;
+      float2 dsum2[kNS / 4];
+#pragma unroll
+      for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+      wgmma_wait<0>();
+      reg_fence(acc);
+      named_bar_sync(kBarP, 256);
+      if constexpr (kKeep) {
+        if (p.dropout.enabled()) read_keep(s, 0, keep);
+      }
+#pragma unroll
+      for (int g = 0; g < kNS / 4; ++g) {
+        const float4 pg4 = *reinterpret_cast<const float4*>(smem + sp_offset<C>(tid, g));
+        const float pg[4] = {pg4.x, pg4.y, pg4.z, pg4.w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int j = 4 * g + e, hf = e / 2;
+          float dpv = acc[j];
+          if constexpr (kExtras) dpv = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u ? dpv : 0.0f;
+          acc[j] = pg[e] * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x));
         }
       }
     }
+    // P^T's (0) or dS^T's (1) A fragments; dS into the dS buffer (1).
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
-    // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
-    // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset),
-    // before dK's GEMM takes dsa as its A operand (registers an issued wgmma reads are not to be
-    // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
-    // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
-    // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
-    // (kSplitD: both warpgroups hold the same dS^T; warpgroup 0 stores it.)
-    if (!C::kSplitD || cw == 0) {
-      const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s % C::kBuffersdS) * C::kBytesdS + cw * C::kPaneldS) +
-                              sds_stmatrix_offset<C>(warp, lane);
+      for (int e = 0; e < 4; ++e) frag[kk][e] = prim::pack2(acc[8 * kk + 2 * e], acc[8 * kk + 2 * e + 1], T());
+    if (cw == 1) store_ds(s, 0, frag);
+    // dV += P^T dO (0) or dK += dS^T Q (1): one call site, one commit group.
+    {
+      const uint32_t sB = cw == 0 ? sdO : sQ;
+      reg_fence(acc_dv);
+      reg_fence(frag);
+      wgmma_fence();
 #pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
+      for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, frag[kk], desc_mn_major(sB, C::kPanelQ, kk), 1);
+      wgmma_commit();
     }
-    // dK += dS^T Q: one commit group.
-    fence_kv(acc_dk, acc_dk1);
-    reg_fence(dsa);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) {
-      Wgmma<C::kNV0, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(panel_col(sQ, kv_col0, C::kPanelQ), C::kPanelQ, kk), 1);
-      if constexpr (C::kNV1 > 0)
-        Wgmma<C::kNV1, T, 1>::rs(acc_dk1, dsa[kk], desc_mn_major(panel_col(sQ, kv_col1, C::kPanelQ), C::kPanelQ, kk), 1);
-    }
-    wgmma_commit();
-
-    // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
-    // warpgroups.
-    fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
+    if (cw == 0) named_bar_arrive(kBarP, 256);  // the exchange tile (and the keep words) stored
+    else fence_proxy_async_shared();             // dS: generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
+    // dV / dK complete (registers: the fragments free before dQ's accumulators), then dQ.
+    wgmma_wait<0>();
+    reg_fence(acc_dv);
+    reg_fence(frag);
+    if constexpr (!C::kDqStage) mbar_arrive(q_empty + st);  // (kDqStage: the writer releases it)
+    DqAcc acc_dq;
+    issue_dq(s, acc_dq);
+    if constexpr (C::kDqStage) named_bar_sync(kBarStage, 256);  // (while dQ's GEMM runs)
+    wgmma_wait<0>();
+    fence_dq(acc_dq);
+    store_dq(s, acc_dq, h, m0, rows);
+  };
 
-    if constexpr (kLag) {
-      // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
-      // LSE and D, read above), and dS^T's registers are free.
-      wgmma_wait<0>();
-      fence_kv(acc_dk, acc_dk1);
-      reg_fence(dsa);
-      mbar_arrive(q_empty + st);
-      prev_h = h;
-      prev_m0 = m0;
-      prev_rows = rows;
+  Step cur = walk.first(hk * p.group);
+  for (int s = 0; s < steps; ++s, cur = next(cur)) {
+    mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
+    if constexpr (C::kSplitD) {
+      split_step(s, cur);
     } else {
-      // dV, dK of this step complete (as above), then dQ; kSplitD waits for them before dQ's
-      // issue, for registers (P^T's and dS^T's fragments free before dQ's 64 accumulators).
-      auto release = [&] {
-        fence_kv(acc_dv, acc_dv1);
-        fence_kv(acc_dk, acc_dk1);
+      float acc_s[kNS], acc_dp[kNS];
+      issue_s(s, acc_s);
+      DqAcc acc_dq_prev;
+      if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
+      else issue_dp(s, acc_dp);
+      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
+      const int h = cur.h, m0 = cur.m_block * kBlockM;
+      const int rows = min(kBlockM, seq.seqlen_q - m0);
+      const int st = s % kStages;
+      const uint32_t sQ = smem_addr(smem + C::kOffQ + st * C::kBytesQ);
+      const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
+      const float* sLse = sLse0 + st * kBlockM;
+      const float* sDsum = sDsum0 + st * kBlockM;
+      if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+
+      // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
+      // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
+      // sequences included).
+      int qlo[2];
+      uint32_t qspan[2];
+      key_mask(m0, rows, qlo, qspan);
+      uint32_t keep[2][kBlockM / 32];
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+        for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
+      if constexpr (kKeep) {
+        if (p.dropout.enabled()) {
+          draw_keep(s, h, m0);
+          read_keep(s, cw, keep);
+        }
+      }
+      // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
+      // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
+      // other schedule after the wait, for registers.)
+      // (kKRegs: after the wait, for registers.)
+      float2 lse2[kNS / 4], dsum2[kNS / 4];
+      if constexpr (!kKRegs) {
+#pragma unroll
+        for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+      }
+      if constexpr (kLag) {
+        wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
+      } else {
+        wgmma_wait<0>();
+        reg_fence(acc_dp);
+      }
+      reg_fence(acc_s);
+      float dist0 = 0.0f;
+      if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
+      // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
+#pragma unroll
+      for (int g = 0; g < kNS / 4; ++g) {
+        if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+        if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
+          const float lse = e % 2 ? lse2[g].y : lse2[g].x;
+          const float dot = acc_s[j];
+          float pr, grad = p.scale;
+          if constexpr (kExtras) {
+            // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
+            const float dist = dist0 + float(qoff - hf * 8);
+            pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist, &grad) * sm80::kLog2e - lse);
+          } else {
+            pr = prim::exp2_approx(dot * p.scale_log2 - lse);
+          }
+          if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
+          acc_s[j] = pr;
+          if constexpr (!kLag) {
+            // dS^T with P^T (the schedule without lag: kExtras). Dropout (as the sm80
+            // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
+            // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
+            float dpv = acc_dp[j];
+            if constexpr (kExtras) {
+              const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
+              acc_s[j] = kept ? pr : 0.0f;
+              dpv = kept ? dpv : 0.0f;
+            }
+            acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
+          }
+        }
+      }
+
+      // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
+      // bit), as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and scaled -
+      // D) scale; the scale ks is folded into P and D (warp 1), so dropping is a select.
+      auto dropped = [&](float x, int j) {
+        if constexpr (kDrop) {
+          const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
+          return kept ? x : 0.0f;
+        } else {
+          return x;
+        }
+      };
+      // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
+      uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int j = 8 * kk + 2 * e;
+          pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
+        }
+      // dV += P^T dO: one commit group.
+      reg_fence(acc_dv);
+      reg_fence(pa);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
+      wgmma_commit();
+      if constexpr (kLag) {
+        // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
+        wgmma_wait<1>();
+        fence_dq(acc_dq_prev);
+        if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
+        // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
+        wgmma_wait<0>();
+        reg_fence(pa);
+        reg_fence(acc_dv);
+        issue_dp(s, acc_dp);
+        if constexpr (!kKRegs) {  // (kKRegs: after the wait, for registers)
+#pragma unroll
+          for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+        }
+        wgmma_wait<0>();
+        reg_fence(acc_dp);
+#pragma unroll
+        for (int g = 0; g < kNS / 4; ++g) {
+          if constexpr (kKRegs) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int j = 4 * g + e;
+            acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_lag)
+          }
+        }
+      }
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
+      // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
+      // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset),
+      // before dK's GEMM takes dsa as its A operand (registers an issued wgmma reads are not to be
+      // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
+      // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
+      // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
+      store_ds(s, cw, dsa);
+      // dK += dS^T Q: one commit group.
+      reg_fence(acc_dk);
+      reg_fence(dsa);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
+      wgmma_commit();
+
+      // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
+      // warpgroups.
+      fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
+      named_bar_sync(kBarDs, 256);
+
+      if constexpr (kLag) {
+        // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
+        // LSE and D, read above), and dS^T's registers are free.
+        wgmma_wait<0>();
+        reg_fence(acc_dk);
+        reg_fence(dsa);
+        mbar_arrive(q_empty + st);
+        prev_h = h;
+        prev_m0 = m0;
+        prev_rows = rows;
+      } else {
+        // dQ issued, then dV, dK of this step complete (as above).
+        DqAcc acc_dq;
+        issue_dq(s, acc_dq);
+        wgmma_wait<1>();
+        reg_fence(acc_dv);
+        reg_fence(acc_dk);
         reg_fence(pa);
         reg_fence(dsa);
-        if constexpr (!C::kDqStage) mbar_arrive(q_empty + st);  // (kDqStage: the writer releases it)
-      };
-      if constexpr (C::kSplitD) {
+        mbar_arrive(q_empty + st);
         wgmma_wait<0>();
-        release();
+        fence_dq(acc_dq);
+        store_dq(s, acc_dq, h, m0, rows);
       }
-      DqAcc acc_dq;
-      issue_dq(s, acc_dq);
-      if constexpr (!C::kSplitD) {
-        wgmma_wait<1>();
-        release();
-      }
-      if constexpr (C::kDqStage) named_bar_sync(kBarStage, 256);  // (while dQ's GEMM runs)
-      wgmma_wait<0>();
-      fence_dq(acc_dq);
-      store_dq(s, acc_dq, h, m0, rows);
     }
   }
   if constexpr (kLag) {
@@ -790,7 +922,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   }
 
   // Epilogue: dK (scaled through grad already, or here: bwd90_lag) and dV of this warpgroup's keys
-  // of the sequence.
+  // of the sequence (kSplitD: warpgroup 0's dV, 1's dK, all columns).
   const float dk_scale = kLag ? p.scale : 1.0f;
   T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
            hk * bp.dk.head_stride;
@@ -800,21 +932,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   for (int hf = 0; hf < 2; ++hf) {
     const int kr = kr0 + hf * 8;
     if (key0 + kr >= cols) continue;
-    T* dk_row = gdK + kr * bp.dk.row_stride;
-    T* dv_row = gdV + kr * bp.dv.row_stride;
-    // One piece's columns from col (head_dim is a multiple of 8 here: c < head_dim covers c + 1).
-    auto store = [&](const auto& dk, const auto& dv, auto n_columns, int col) {
+    // One row's kD columns (head_dim is a multiple of 8 here: c < head_dim covers c + 1).
+    auto store = [&](T* row, const float(&acc)[kNKV], float scale) {
 #pragma unroll
-      for (int t = 0; t < decltype(n_columns)::value / 8; ++t) {
-        const int c = col + t * 8 + 2 * tq;
+      for (int t = 0; t < kD / 8; ++t) {
+        const int c = t * 8 + 2 * tq;
         if (c >= p.head_dim) continue;
-        *reinterpret_cast<uint32_t*>(dk_row + c) =
-            prim::pack2(dk[4 * t + 2 * hf] * dk_scale, dk[4 * t + 2 * hf + 1] * dk_scale, T());
-        *reinterpret_cast<uint32_t*>(dv_row + c) = prim::pack2(dv[4 * t + 2 * hf], dv[4 * t + 2 * hf + 1], T());
+        *reinterpret_cast<uint32_t*>(row + c) = prim::pack2(acc[4 * t + 2 * hf] * scale, acc[4 * t + 2 * hf + 1] * scale, T());
       }
     };
-    store(acc_dk, acc_dv, std::integral_constant<int, C::kNV0>(), kv_col0);
-    if constexpr (C::kNV1 > 0) store(acc_dk1, acc_dv1, std::integral_constant<int, C::kNV1>(), kv_col1);
+    if constexpr (C::kSplitD) {
+      if (cw == 0) store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
+      else store(gdK + kr * bp.dk.row_stride, acc_dv, dk_scale);
+    } else {
+      store(gdK + kr * bp.dk.row_stride, acc_dk, dk_scale);
+      store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
+    }
   }
 }
 

@@ -123,6 +123,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* q_empty = q_full + kStages;    // per stage: both consumers (kDqStage: the writer) are done with it
   uint64_t* dq_full = q_empty + kStages;   // dQ variant, per dQ buffer (kDqStage: stage): both consumers stored it
   uint64_t* dq_empty = dq_full + C::kBarsdQFull;  // ... the writer's bulk reads of it completed
+  uint64_t* p_full = dq_empty + C::kBarsdQEmpty;  // kSplitD: the exchange tile stored (warpgroup 0)
+  uint64_t* p_empty = p_full + 1;                 // ... and read (warpgroup 1)
 
   // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid); when
   // deterministic, the last key block first: each query block takes its key blocks' dQ in
@@ -162,6 +164,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
     for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
+    if (C::kBarsP > 0) {
+      mbar_init(p_full, 128);   // every thread of warpgroup 0, after its stores to the exchange tile
+      mbar_init(p_empty, 128);  // every thread of warpgroup 1, after its loads from it
+    }
     fence_barrier_init();
   }
   __syncthreads();
@@ -584,15 +590,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   // kSplitD's step (head_dim 192, 256; roles, bwd_config.h). Warpgroup 0: S^T, P^T (the mask,
   // score modifiers, dropout's draw), P^T d(score)/d(dot) in fp32 into the exchange tile, dV +=
-  // P^T dO (all columns, RS), then barrier kBarP. Warpgroup 1, meanwhile: dP^T; after
-  // kBarP, dS^T = (P^T d(score)/d(dot)) (dP^T dropped - D) (pr is P ks and D is D / ks already,
+  // P^T dO (all columns, RS). Warpgroup 1, meanwhile: dP^T; once the tile is full (p_full), dS^T = (P^T d(score)/d(dot)) (dP^T dropped - D) (pr is P ks and D is D / ks already,
   // warp 1 folded the keep scale in), dS into the dS buffer, dK += dS^T Q (RS). Both: barrier
   // kBarDs, dV / dK complete, then dQ (their halves of the columns, as before) and its store.
   // Each role does 2.5 of the step's 5 units of GEMM work (7 before session 11: both computed S^T
-  // and dP^T). Order (kBarP and kBarDs: barriers of both warpgroups): the exchange tile,
-  // the dS buffer (one) and the keep words are rewritten only after kBarDs of the step that read
-  // them, whose dQ GEMMs completed before the next step's kBarP.
-  constexpr int kBarP = 5;
+  // and dP^T). Order: the exchange tile by its mbarriers (p_full, p_empty: every thread of a
+  // warpgroup arrives, so compute-sanitizer's racecheck follows them, which it did not through
+  // named barriers, session 11 run 3; the keep words ride along, double-buffered); the dS buffer
+  // (one) is rewritten only after kBarDs of the step that read it, whose dQ GEMMs completed before
+  // warpgroup 0's p_full of the next step.
   auto split_step = [&](int s, const Step& cur) {
     const int h = cur.h, m0 = cur.m_block * kBlockM;
     const int rows = min(kBlockM, seq.seqlen_q - m0);
@@ -634,6 +640,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
       wgmma_wait<0>();
       reg_fence(acc);
+      if (s > 0) mbar_wait(p_empty, (s - 1) & 1);  // warpgroup 1 has read step s - 1's tile
       float dist0 = 0.0f;
       if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - kr0);
       // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
@@ -659,6 +666,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
         *reinterpret_cast<float4*>(smem + sp_offset<C>(tid, g)) = make_float4(pg[0], pg[1], pg[2], pg[3]);
       }
+      mbar_arrive(p_full);  // release: this thread's tile stores (and keep words) to warpgroup 1
     } else {
       const float* sDsum = sDsum0 + st * kBlockM;
       float2 dsum2[kNS / 4];
@@ -666,7 +674,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
       wgmma_wait<0>();
       reg_fence(acc);
-      named_bar_sync(kBarP, 256);
+      mbar_wait(p_full, s & 1);
       if constexpr (kKeep) {
         if (p.dropout.enabled()) read_keep(s, 0, keep);
       }
@@ -682,6 +690,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           acc[j] = pg[e] * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x));
         }
       }
+      mbar_arrive(p_empty);  // this thread's loads of the tile (and of the keep words) done
     }
     // P^T's (0) or dS^T's (1) A fragments; dS into the dS buffer (1).
 #pragma unroll
@@ -699,11 +708,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, frag[kk], desc_mn_major(sB, C::kPanelQ, kk), 1);
       wgmma_commit();
     }
-    // Warpgroup 0: the exchange tile (and the keep words) stored. A full barrier of both, not an
-    // arrive: warpgroup 0 waits at kBarDs for warpgroup 1's dS right after it anyway, and
-    // compute-sanitizer's racecheck does not follow bar.arrive's ordering (session 11, run 3).
-    if (cw == 0) named_bar_sync(kBarP, 256);
-    else fence_proxy_async_shared();  // dS: generic-proxy stores, then wgmma (async proxy) reads
+    if (cw == 1) fence_proxy_async_shared();  // dS: generic-proxy stores, then wgmma (async proxy) reads
     named_bar_sync(kBarDs, 256);
     // dV / dK complete (registers: the fragments free before dQ's accumulators), then dQ.
     wgmma_wait<0>();

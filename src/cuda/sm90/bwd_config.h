@@ -17,7 +17,7 @@ namespace flashattn::cuda::sm90 {
 // kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
 // twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
 // Keys per CTA (the K, V tensor maps' box rows; bwd_launch.cu builds them before it picks a kernel).
-// Head_dim tiers 192 and 256 split the head dim between the consumer warpgroups (kSplitD below).
+// Head_dim tiers 192 and 256 split the work between the consumer warpgroups by roles (kSplitD below).
 constexpr bool bwd90_split_d(int head_dim_tier) { return head_dim_tier >= 192; }
 constexpr int bwd90_block_n(int head_dim_tier) { return bwd90_split_d(head_dim_tier) ? 64 : 128; }
 

@@ -59,7 +59,7 @@ void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
   else launch_bwd90_config<T, C, false>(P, s);
 }
 
-// The split head dim (tiers 192, 256): one schedule (!kLag), a score modifier or dropout in the
+// The split tiers (192, 256; kSplitD: roles, split_step): one schedule, a score modifier or dropout in the
 // kernel with extras.
 template <typename T, typename C>
 void launch_bwd90_split(const BwdParams90& P, cudaStream_t s) {
@@ -73,7 +73,7 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     if (P.dq_smem) launch_bwd90_steps128<T, Bwd90Config<kD, true, kBlockM>>(P, s);
     else launch_bwd90_steps128<T, Bwd90Config<kD, false, kBlockM>>(P, s);
   } else if constexpr (Bwd90Config<kD>::kSplitD) {
-    // Head_dim 192, 256 (split head dim): dropout in the kernel with extras (the schedule of
+    // Head_dim 192, 256 (kSplitD): dropout in the kernel with extras (the schedule of
     // kSplitD); at 256 the dQ variant stages dQ in the ring stage (kDqStage: padded batch only).
     if (P.dq_smem) {
       if (kD == 256 && !P.dq_tensor)

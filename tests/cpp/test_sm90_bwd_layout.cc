@@ -204,6 +204,16 @@ void check_p_exchange() {
   EXPECT_GE(C::kOffP, C::kOffdS + C::kBuffersdS * C::kBytesdS);
 }
 
+// Where tier 256 stages dQ in the ring stage (padded batch only): the kernel's kDqStage, the
+// launcher's choice and the selector's deterministic-varlen rule read one helper.
+TEST(Sm90BwdLayout, DqStagedTiers) {
+  EXPECT_TRUE((Bwd90Config<256, true>::kDqStage));
+  EXPECT_FALSE((Bwd90Config<256, false>::kDqStage));
+  EXPECT_FALSE((Bwd90Config<192, true>::kDqStage));
+  EXPECT_FALSE((Bwd90Config<128, true>::kDqStage));
+  for (int d = 8; d <= 256; d += 8) EXPECT_EQ(bwd90_dq_staged_head_dim(d), d > 192) << d;
+}
+
 TEST(Sm90BwdLayout, SplitPExchange) {
   check_p_exchange<Bwd90Config<192>>();
   check_p_exchange<Bwd90Config<192, true>>();

@@ -20,6 +20,14 @@ namespace flashattn::cuda::sm90 {
 // Head_dim tiers 192 and 256 split the work between the consumer warpgroups by roles (kSplitD below).
 constexpr bool bwd90_split_d(int head_dim_tier) { return head_dim_tier >= 192; }
 constexpr int bwd90_block_n(int head_dim_tier) { return bwd90_split_d(head_dim_tier) ? 64 : 128; }
+// Tier 256's dQ variant stages dQ in the ring stage (kDqStage below), which takes a padded batch
+// (the reductions' tensor form): varlen there adds dQ by red.global, and deterministic varlen goes
+// to the sm80 path (bwd_launch.cu). The one place this rule lives (head_dim 193-256: tier 256).
+constexpr bool bwd90_dq_staged(int head_dim_tier) { return head_dim_tier == 256; }
+// ... by head_dim (before the selector's tier: 193-256 run tier 256, dispatch/select.cc).
+constexpr bool bwd90_dq_staged_head_dim(int head_dim) {
+  return bwd90_dq_staged(head_dim > 192 && head_dim <= 256 ? 256 : 0);
+}
 
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
@@ -89,7 +97,7 @@ struct Bwd90Config {
   // the producer (q_empty) in the consumers' place. Session 10: at tier 192 the dQ buffer's bulk
   // reductions ran 342 TFLOP/s against red.global's 246-257; at 256, red.global kept the L2's input
   // crossbar 76% busy (ncu).
-  static constexpr bool kDqStage = kDqSmem && kD == 256;
+  static constexpr bool kDqStage = kDqSmem && bwd90_dq_staged(kD);
   static constexpr int kDqBoxCols = 32;
   // Dropout's keep bits of a step (bwd_kernel.h): per consumer warpgroup one 32-bit word per (key
   // of its 64, 32 queries of the step), bit q % 32 for query q, word keep_word(key, q / 32) (keys

@@ -95,7 +95,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
   // Head_dim 256: the dQ staged in the ring stage (kDqStage), padded batch only (its tensor form);
   // varlen there by red.global (deterministic varlen goes to the sm80 path, sm90_bwd_eligible).
-  const bool stage = l.kernel->head_dim == 256;
+  const bool stage = bwd90_dq_staged(l.kernel->head_dim);
   P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) &&
               !(stage && bp.fwd.cu_seqlens_q != nullptr);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
@@ -152,10 +152,10 @@ bool sm90_bwd_eligible(const Problem& p) {
   // Dropout: here by default since session 8 (seqlen 8k, dropout 0.1: d64 158 -> 192 TFLOP/s,
   // d128 176 -> 311); FLASHATTN_SM90_BWD_DROPOUT=0 sends it to the sm80 path. Deterministic: here too (the dQ writer warp adds in key-block
   // order; Sm90Bwd.Deterministic passed on the H200 in session 6, runs 3 and 5);
-  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does varlen at head_dim
-  // 256 (its kernel adds dQ by red.global there; tiers 64-192 and padded 256 have the writer
-  // warp). No query or key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
-  const bool det_ok = !p.deterministic || ((p.head_dim <= 192 || !p.varlen) &&
+  // FLASHATTN_SM90_BWD_DETERMINISTIC=0 sends it to the sm80 path, and so does varlen where tier
+  // 256 stages dQ (bwd90_dq_staged: its kernel adds dQ by red.global there; tiers 64-192 and
+  // padded 256 have the writer warp). No query or key rows at all: the sm80 path too (a tensor map cannot have an extent of 0).
+  const bool det_ok = !p.deterministic || ((!sm90::bwd90_dq_staged_head_dim(p.head_dim) || !p.varlen) &&
                                            sm90::env_choice("FLASHATTN_SM90_BWD_DETERMINISTIC", true));
   const bool dropout_ok = !p.dropout.enabled() || sm90::env_choice("FLASHATTN_SM90_BWD_DROPOUT", true);
   return sm90_eligible(p) && p.head_dim == p.head_dim_v && dropout_ok && det_ok &&

@@ -76,7 +76,7 @@ void launch_bwd90_block(const BwdParams90& P, cudaStream_t s) {
     // Head_dim 192, 256 (kSplitD): dropout in the kernel with extras (the schedule of
     // kSplitD); at 256 the dQ variant stages dQ in the ring stage (kDqStage: padded batch only).
     if (P.dq_smem) {
-      if (kD == 256 && !P.dq_tensor)
+      if (bwd90_dq_staged(kD) && !P.dq_tensor)
         throw CudaError("flashattn: internal error: the sm90 backward's dQ staging at head_dim 256 takes a padded batch");
       return launch_bwd90_split<T, Bwd90Config<kD, true, kBlockM>>(P, s);
     }

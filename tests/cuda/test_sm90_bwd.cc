@@ -432,5 +432,32 @@ TEST(Sm90Bwd, Block64) {
       [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
+// The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed
+// (FLASHATTN_SM90_BWD_SERIAL_SDP=1, off by default until measured): the grid's head_dim 152-256
+// cases (both dQ schemes), the options with and without dropout, agreement with the default order.
+TEST(Sm90Bwd, SerialSdp) {
+  REQUIRE_SM90_BWD();
+  with_env("FLASHATTN_SM90_BWD_SERIAL_SDP", "1", [&] {
+    for (GridParam g : bwd_grid())
+      if (g.head_dim > 128) {
+        const Spec x = grid_spec(g, 13);
+        if (g.seqlen_q % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+        else check_backward_sm90(x, "cuda-sm90");
+      }
+    for (int d : {192, 256})
+      for (bool dropout : {false, true}) {
+        std::vector<Spec> specs = option_specs(d, dropout);
+        for (Spec& x : specs) {
+          x.seed = 5300 + uint64_t(d) + 100 * dropout + uint64_t(&x - specs.data());
+          check_backward_sm90(x, "cuda-sm90");
+        }
+      }
+  });
+  backward_agree(
+      256, 6262, "cuda-sm90",
+      [](auto&& run) { with_env("FLASHATTN_SM90_BWD_SERIAL_SDP", "1", [&] { with_sm90_bwd(true, run); }); },
+      "cuda-sm90", [](auto&& run) { with_sm90_bwd(true, run); });
+}
+
 }  // namespace
 }  // namespace flashattn::test

@@ -61,6 +61,10 @@ struct BwdParams90 {
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
+  // kSplitD: warpgroup 1 issues dP^T only once warpgroup 0's S^T has completed (s_done), so that
+  // S^T does not share the tensor cores and warpgroup 0's P^T overlaps dP^T
+  // (FLASHATTN_SM90_BWD_SERIAL_SDP=1; off by default until measured, session 11).
+  bool serial_sdp = false;
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
   // Dropout: with a score modifier, at head_dim 192 / 256, or at head_dim 64 in 64-query steps
@@ -125,6 +129,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* dq_empty = dq_full + C::kBarsdQFull;  // ... the writer's bulk reads of it completed
   uint64_t* p_full = dq_empty + C::kBarsdQEmpty;  // kSplitD: the exchange tile stored (warpgroup 0)
   uint64_t* p_empty = p_full + 1;                 // ... and read (warpgroup 1)
+  uint64_t* s_done = p_full + 2;                  // ... and warpgroup 0's S^T complete (serial_sdp)
 
   // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid); when
   // deterministic, the last key block first: each query block takes its key blocks' dQ in
@@ -167,6 +172,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if (C::kBarsP > 0) {
       mbar_init(p_full, 128);   // every thread of warpgroup 0, after its stores to the exchange tile
       mbar_init(p_empty, 128);  // every thread of warpgroup 1, after its loads from it
+      mbar_init(s_done, 128);   // every thread of warpgroup 0, after its S^T completed (serial_sdp)
     }
     fence_barrier_init();
   }
@@ -614,6 +620,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
     // S^T (warpgroup 0) or dP^T (1): one call site (two wgmma sequences on the same accumulators
     // in the branches of the roles made ptxas serialize every wgmma, C7511).
+    if (cw == 1 && P.serial_sdp) mbar_wait(s_done, s & 1);
     {
       const uint32_t sA = cw == 0 ? sK : sV, sB = cw == 0 ? sQ : sdO;
       reg_fence(acc);
@@ -640,6 +647,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
       wgmma_wait<0>();
       reg_fence(acc);
+      if (P.serial_sdp) mbar_arrive(s_done);
       if (s > 0) mbar_wait(p_empty, (s - 1) & 1);  // warpgroup 1 has read step s - 1's tile
       float dist0 = 0.0f;
       if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - kr0);

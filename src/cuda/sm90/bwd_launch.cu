@@ -103,6 +103,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
+  P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);

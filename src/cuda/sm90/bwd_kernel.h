@@ -376,28 +376,31 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // with register moves, and ptxas serialized every wgmma of the kernel (C7515) and spilled.)
   // kKRegs: K's A fragments, loaded once the K tile has landed (below).
   uint32_t kfrag[kKRegs ? kD / 16 : 1][4];
-  auto issue_s = [&](int s_, float(&acc_s)[kNS]) {
-    const int st_ = s_ % kStages;
-    const uint32_t sQ_ = smem_addr(smem + C::kOffQ + st_ * C::kBytesQ);
-    reg_fence(acc_s);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk) {
-      if constexpr (kKRegs)
-        Wgmma<kBlockM, T, 0>::rs(acc_s, kfrag[kk], desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
-      else
-        Wgmma<kBlockM, T, 0>::ss(acc_s, desc_k_major(sK, C::kPanelKV, kk), desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
-    }
-    wgmma_commit();
-  };
-  auto issue_dp = [&](int s_, float(&acc_dp)[kNS]) {
-    const uint32_t sdO_ = smem_addr(smem + C::kOffdO + (s_ % kStages) * C::kBytesQ);
-    reg_fence(acc_dp);
+  // X Y^T over the head dim, both K-major in shared memory (X: 64 key rows of K or V, Y: the
+  // stage's Q or dO), one commit group.
+  auto issue_kt = [&](float(&acc)[kNS], uint32_t sX, uint32_t sY) {
+    reg_fence(acc);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk)
-      Wgmma<kBlockM, T, 0>::ss(acc_dp, desc_k_major(sV, C::kPanelKV, kk), desc_k_major(sdO_, C::kPanelQ, kk), kk > 0);
+      Wgmma<kBlockM, T, 0>::ss(acc, desc_k_major(sX, C::kPanelKV, kk), desc_k_major(sY, C::kPanelQ, kk), kk > 0);
     wgmma_commit();
+  };
+  auto issue_s = [&](int s_, float(&acc_s)[kNS]) {
+    const uint32_t sQ_ = smem_addr(smem + C::kOffQ + (s_ % kStages) * C::kBytesQ);
+    if constexpr (kKRegs) {
+      reg_fence(acc_s);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kD / 16; ++kk)
+        Wgmma<kBlockM, T, 0>::rs(acc_s, kfrag[kk], desc_k_major(sQ_, C::kPanelQ, kk), kk > 0);
+      wgmma_commit();
+    } else {
+      issue_kt(acc_s, sK, sQ_);
+    }
+  };
+  auto issue_dp = [&](int s_, float(&acc_dp)[kNS]) {
+    issue_kt(acc_dp, sV, smem_addr(smem + C::kOffdO + (s_ % kStages) * C::kBytesQ));
   };
 
   // dQ[dq_row0 .. + 64, dq_col0 .. + kDQ) of step s_ = dS (those 64 queries x kBlockN keys, buffer
@@ -596,8 +599,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   // kSplitD's step (head_dim 192, 256; roles, bwd_config.h). Warpgroup 0: S^T, P^T (the mask,
   // score modifiers, dropout's draw), P^T d(score)/d(dot) in fp32 into the exchange tile, dV +=
-  // P^T dO (all columns, RS). Warpgroup 1, meanwhile: dP^T; once the tile is full (p_full), dS^T = (P^T d(score)/d(dot)) (dP^T dropped - D) (pr is P ks and D is D / ks already,
-  // warp 1 folded the keep scale in), dS into the dS buffer, dK += dS^T Q (RS). Both: barrier
+  // P^T dO (all columns, RS). Warpgroup 1, meanwhile: dP^T; once the tile is full (p_full),
+  // dS^T = (P^T d(score)/d(dot)) (dP^T dropped - D) (pr is P ks and D is D / ks already, warp 1
+  // folded the keep scale in), dS into the dS buffer, dK += dS^T Q (RS). Both: barrier
   // kBarDs, dV / dK complete, then dQ (their halves of the columns, as before) and its store.
   // Each role does 2.5 of the step's 5 units of GEMM work (7 before session 11: both computed S^T
   // and dP^T). Order: the exchange tile by its mbarriers (p_full, p_empty: every thread of a
@@ -621,15 +625,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // S^T (warpgroup 0) or dP^T (1): one call site (two wgmma sequences on the same accumulators
     // in the branches of the roles made ptxas serialize every wgmma, C7511).
     if (cw == 1 && P.serial_sdp) mbar_wait(s_done, s & 1);
-    {
-      const uint32_t sA = cw == 0 ? sK : sV, sB = cw == 0 ? sQ : sdO;
-      reg_fence(acc);
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kD / 16; ++kk)
-        Wgmma<kBlockM, T, 0>::ss(acc, desc_k_major(sA, C::kPanelKV, kk), desc_k_major(sB, C::kPanelQ, kk), kk > 0);
-      wgmma_commit();
-    }
+    issue_kt(acc, cw == 0 ? sK : sV, cw == 0 ? sQ : sdO);
     if (cw == 0) {
       if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
       int qlo[2];

@@ -2,7 +2,9 @@
 // kv head) keeps dK and dV of its keys in registers while it walks every query head of its group
 // and every query block the mask lets its keys reach. Per step (one query block of one head):
 //   S = Q K^T and dP = dO V^T          warps tile (queries x keys)
-//   P, dS = P * (dP - D) -> shared     (the semantics' mask, modifiers and dropout)
+//   P, dS = P * (dP - D) -> shared     (the semantics' mask, modifiers and dropout; the plain
+//                                       kernel leaves softmax's scale out of dS and applies it
+//                                       to dK here and to dQ in its conversion, as FA2 does)
 //   dQ += dS K  (fp32 red.add into a workspace, or in key-block order when deterministic)
 //   dV += P^T dO, dK += dS^T Q         warps tile (keys x head_dim)
 // Each GEMM has its own warp grid, chosen so that every warp owns a 32 x 32 (or larger) block
@@ -250,7 +252,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist0 - float(nt * 8 + e), &grad) * kLog2e - lse);
               } else {
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);
-                grad = p.scale;
+                grad = kExtras ? p.scale : 1.0f;  // plain: the scale goes to dK and dQ once (below)
               }
               if (kMasked && !(kExtras ? r < rows && c + e < cols && mask.visible(i, j) : j >= lo && j < hi)) pr = 0.0f;
               float dp = acc_dp[mt][nt][2 * hf + e];
@@ -261,7 +263,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 dp = kept ? dp * p.dropout.keep_scale : 0.0f;
               }
               pv[e] = pd;
-              dsv[e] = pr * (dp - dsum) * grad;
+              dsv[e] = kExtras ? pr * (dp - dsum) * grad : pr * (dp - dsum);
             }
             *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
             *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
@@ -342,6 +344,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   }
   prim::cp_async_wait<0>();
 
+  if constexpr (!kExtras) {  // softmax's scale, left out of the plain kernel's dS (dQ: launch.cu)
+#pragma unroll
+    for (int mt = 0; mt < kMTKV; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < kNTK; ++nt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc_dk[mt][nt][e] *= p.scale;
+  }
   T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0) * bp.dk.row_stride +
            hk * bp.dk.head_stride;
   T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0) * bp.dv.row_stride +

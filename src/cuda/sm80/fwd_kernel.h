@@ -16,9 +16,13 @@ namespace flashattn::cuda::sm80 {
 
 // Tile shape of one forward instantiation. The tier defaults come first; the two overrides
 // exist for bench/gpu/tune_sm80.cu, which times alternatives side by side.
-template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, bool kFusedScale_ = false>
+template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, bool kFusedScale_ = false,
+          int kBlockMOverride = 0, bool kSkipRescale_ = false>
 struct FwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
+  // O's rescale (2 * kDv / 8 FMUL a thread a row pair) skipped when no row of the warp raised its
+  // maximum in this key block (every alpha is 1: bit-identical). A tuning variant until measured.
+  static constexpr bool kSkipRescale = kSkipRescale_;
   // Plain kernel only: the row maximum over raw dot products and the scale folded into the
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
   // per score. A tuning variant until measured (bench/NOTES.md).
@@ -28,7 +32,7 @@ struct FwdConfig {
   // above, eight warps of 16 rows keep the O accumulator within the register file.
   static constexpr int kNWarps = kNWarpsOverride ? kNWarpsOverride : kMaxD <= 128 ? 4 : 8;
   static constexpr int kThreads = kNWarps * 32;
-  static constexpr int kBlockM = 128;
+  static constexpr int kBlockM = kBlockMOverride ? kBlockMOverride : 128;
   // Key blocks (measured on the H200 at seqlen 8192, bench/NOTES.md run 3): 128 up to head_dim
   // 64 (312 TFLOP/s against 280 with 64); 32 between 64 and 128 (with 64, S and O left no room
   // to prefetch fragments and spilled in run 1; 32 and 64 tie once that was fixed); 64 above.
@@ -180,6 +184,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
             }
         }
     }
+    float alphas[kMT][2];
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
@@ -205,11 +210,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
             sum += pr;
           }
         row_sum[mt][hf] = row_sum[mt][hf] * alpha + sum;
-#pragma unroll
-        for (int nt = 0; nt < kNTO; ++nt) {
-          acc_o[mt][nt][2 * hf] *= alpha;
-          acc_o[mt][nt][2 * hf + 1] *= alpha;
-        }
+        alphas[mt][hf] = alpha;
         // Dropout after the row sum: the normalizer counts every weight, kept or not.
         if (kExtras && p.dropout.enabled()) {
           // The Philox draws in a rolled loop (one copy of the 10 rounds instead of kNT): the
@@ -224,6 +225,22 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
               if (!((keep_mask >> (2 * nt + e)) & 1u)) acc_s[mt][nt][2 * hf + e] = 0.0f;
         }
       }
+
+    bool rescale = true;
+    if constexpr (C::kSkipRescale) {
+      bool one = true;
+#pragma unroll
+      for (int mt = 0; mt < kMT; ++mt) one = one && alphas[mt][0] == 1.0f && alphas[mt][1] == 1.0f;
+      rescale = !__all_sync(0xffffffffu, one);
+    }
+    if (rescale) {
+#pragma unroll
+      for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < kNTO; ++nt)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc_o[mt][nt][e] *= alphas[mt][e / 2];
+    }
 
     // P as A fragments (the S accumulator layout of two n-tiles is one A block), then O += P V.
     uint32_t a[kMT][kBlockN / 16][4];

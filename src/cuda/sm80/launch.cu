@@ -324,7 +324,7 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
       p, kernel.head_dim, context,
       [](const sm80::BwdParams& bp, const void* user, void* stream) {
         static_cast<const KernelEntry*>(user)->launch(&bp, stream);
-        return 1.0f;
+        return sm80::uses_extras(bp.fwd) ? 1.0f : bp.fwd.scale;  // the plain kernel leaves it out of dS
       },
       &kernel);
 }

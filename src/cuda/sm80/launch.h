@@ -82,13 +82,13 @@ template <typename T, int kD, int kDv>
 void launch_fwd(const void* params, void* stream) {
   const FwdParams& p = *static_cast<const FwdParams*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (p.has_score_mod || p.dropout.enabled()) launch_fwd_config<T, FwdConfig<kD, kDv>, true>(p, s);
+  if (uses_extras(p)) launch_fwd_config<T, FwdConfig<kD, kDv>, true>(p, s);
   else launch_fwd_config<T, FwdConfig<kD, kDv>, false>(p, s);
 }
 
 template <typename T, typename C>
 void launch_bwd_extras(const BwdParams& p, cudaStream_t s, int smem_optin) {
-  if (p.fwd.has_score_mod || p.fwd.dropout.enabled()) launch_bwd_config<T, C, true>(p, s, smem_optin);
+  if (uses_extras(p.fwd)) launch_bwd_config<T, C, true>(p, s, smem_optin);
   else launch_bwd_config<T, C, false>(p, s, smem_optin);
 }
 

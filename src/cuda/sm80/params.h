@@ -46,6 +46,11 @@ struct FwdParams {
   int num_m_blocks = 0;  // query blocks per (batch, head) in the grid
 };
 
+// The with-extras kernels run when a score modifier or dropout is on; the plain ones otherwise.
+// One predicate for the launchers' choice and for the backward's dq factor (the plain backward
+// leaves softmax's scale out of dS).
+__host__ __device__ inline bool uses_extras(const FwdParams& p) { return p.has_score_mod || p.dropout.enabled(); }
+
 struct BwdParams {
   FwdParams fwd;  // q, k, v, out, lse (required), mask, modifiers, dropout
   Tensor dout, dq, dk, dv;

@@ -92,6 +92,8 @@ const OptionParam kOptions[] = {
     {"alibi_heads", [](Spec& s) { s.alibi = 1; }},
     {"alibi_batch", [](Spec& s) { s.alibi = 2; }},
     {"dropout", [](Spec& s) { s.dropout = 0.17f; }},
+    {"scale_negative", [](Spec& s) { s.softmax_scale = -0.07f; s.causal = true; }},
+    {"scale_zero", [](Spec& s) { s.softmax_scale = 0.0f; s.window_left = 30; }},
     {"gqa_8_1", [](Spec& s) { s.heads = 8; s.heads_kv = 1; }},
     {"gqa_4_2", [](Spec& s) { s.heads = 4; s.heads_kv = 2; }},
     {"varlen_zero_lengths", [](Spec& s) { s.batch = 4; s.lens_q = {5, 0, 77, 130}; s.lens_k = {9, 4, 0, 150}; }},

@@ -297,8 +297,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       __threadfence();
     }
     const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
-    float* gdq = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim) +
-                 (q_row0 + gr) * dq_row_stride + q_col0 + 2 * tq;
+    float* gdq_tile = bp.dq_accum + ((seq.row_global_q + m0) * p.num_heads + h) * int64_t(bp.dq_accum_dim);
+    float* gdq = gdq_tile + (q_row0 + gr) * dq_row_stride + q_col0 + 2 * tq;
+    // Blocked layout (BwdParams::dq_blocked; tiers whose head_dim is a multiple of 64): this
+    // warp's 8 x 8 block of n-tile k, rows q_row0 + 16 mt + 8 hf.., is the 64-float run at row
+    // q_row0 + 16 mt + 8 hf + (q_col0 / 8 + k) / kBPS, column ((q_col0 / 8 + k) % kBPS) * 64; lane l
+    // adds floats 2l, 2l + 1 of it. kBPS: 8 x 8 blocks per dq_accum row. Both layouts address
+    // n-tile k as base + (k / kBPS) * k_row + (k % kBPS) * k_col (natural: k_row = 8 kBPS, k_col = 8).
+    constexpr bool kBlockedTier = kD % 64 == 0;
+    constexpr int kBPS = kD / 64 > 0 ? kD / 64 : 1;
+    static_assert(!kBlockedTier || (GQ::kCols1 / 8) % kBPS == 0, "a warp's dQ columns start on a dq_accum row");
+    const bool dq_blk = kBlockedTier && bp.dq_blocked;
+    float* gdq_blk = gdq_tile + (q_row0 + q_col0 / 8 / kBPS) * dq_row_stride + 2 * lane;
     const bool dq_full = rows == kBlockM && p.head_dim == kD;
 #pragma unroll
     for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
@@ -316,12 +326,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         for (int mt = 0; mt < kMTQ; ++mt)
 #pragma unroll
           for (int hf = 0; hf < 2; ++hf) {
-            if (kGuarded && q_row0 + mt * 16 + gr + hf * 8 >= rows) continue;
-            float* row = gdq + (mt * 16 + hf * 8) * dq_row_stride + qc * kNTQC * 8;
+            // A group of 8 existing rows under dq_blocked: blocked (head_dim == kD there, no
+            // column guard); else natural, each lane's row and columns guarded.
+            const bool blk = dq_blk && (!kGuarded || q_row0 + mt * 16 + hf * 8 + 8 <= rows);
+            if (kGuarded && !blk && q_row0 + mt * 16 + gr + hf * 8 >= rows) continue;
+            float* base = (blk ? gdq_blk : gdq) + (mt * 16 + hf * 8) * dq_row_stride;
+            const int64_t k_row = blk ? dq_row_stride : 8 * kBPS;
+            const int k_col = blk ? 64 : 8;
 #pragma unroll
-            for (int nt = 0; nt < kNTQC; ++nt)
-              if (!kGuarded || q_col0 + (qc * kNTQC + nt) * 8 + 2 * tq < p.head_dim)
-                prim::red_add2(row + nt * 8, acc_dq[mt][nt][2 * hf], acc_dq[mt][nt][2 * hf + 1]);
+            for (int nt = 0; nt < kNTQC; ++nt) {
+              const int k = qc * kNTQC + nt;  // (compile-time: k / kBPS, k % kBPS)
+              if (!kGuarded || blk || q_col0 + (qc * kNTQC + nt) * 8 + 2 * tq < p.head_dim)
+                prim::red_add2(base + (k / kBPS) * k_row + (k % kBPS) * k_col, acc_dq[mt][nt][2 * hf],
+                               acc_dq[mt][nt][2 * hf + 1]);
+            }
           }
       };
       if (dq_full) add_dq(std::false_type());

@@ -14,32 +14,34 @@
 
 namespace flashattn::cuda::sm80 {
 
-// Tile shape of one forward instantiation. The tier defaults come first; the two overrides
-// exist for bench/gpu/tune_sm80.cu, which times alternatives side by side.
-template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, bool kFusedScale_ = false,
-          int kBlockMOverride = 0, bool kSkipRescale_ = false>
+// Tile shape of one forward instantiation. The tier defaults come first; the overrides exist
+// for bench/gpu/tune_sm80.cu, which times alternatives side by side (0: the tier default for the
+// sizes; -1: the tier default, 0 off, 1 on for the two switches).
+template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, int kFusedScale_ = -1,
+          int kBlockMOverride = 0, int kSkipRescale_ = -1>
 struct FwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
-  // O's rescale (2 * kDv / 8 FMUL a thread a row pair) skipped when no row of the warp raised its
-  // maximum in this key block (every alpha is 1: bit-identical). A tuning variant until measured.
-  static constexpr bool kSkipRescale = kSkipRescale_;
+  static constexpr int kMaxD = kD > kDv ? kD : kDv;
+  // Measured on the H200 at seqlen 8192 (bench/NOTES.md, session 12 run 1; TFLOP/s, non-causal /
+  // causal), four warps everywhere:
+  //   head_dim <= 64:  128 queries x 128 keys, 32 rows a warp (316 / 295; 64 keys 281 / 263);
+  //   <= 128:          128 x 64 with the fused scale and the skipped rescale below (327 / 289;
+  //                    was 128 x 32, 313 / 274; 128 x 64 without them spills 136-144 bytes);
+  //   above:           64 x 64, 16 rows a warp, two CTAs an SM, FlashAttention-2's H100 shape at
+  //                    head_dim 256 (325 / 291; was 128 x 64 on eight warps, 287 / 257).
+  static constexpr int kNWarps = kNWarpsOverride ? kNWarpsOverride : 4;
+  static constexpr int kThreads = kNWarps * 32;
+  static constexpr int kBlockM = kBlockMOverride ? kBlockMOverride : kMaxD <= 128 ? 128 : 64;
+  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride : kMaxD <= 64 ? 128 : 64;
+  // O's rescale (2 * kDv / 8 FMUL a thread a row pair) after the exp pass, skipped when no row of
+  // the warp raised its maximum in this key block (every alpha is 1: bit-identical). Costs 6-9%
+  // at head_dim 64 and 256 (the rescale no longer interleaves with the exp pass); at 128 it is
+  // what lets 64-key blocks fit the register file.
+  static constexpr bool kSkipRescale = kSkipRescale_ >= 0 ? kSkipRescale_ == 1 : kMaxD > 64 && kMaxD <= 128;
   // Plain kernel only: the row maximum over raw dot products and the scale folded into the
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
-  // per score. A tuning variant until measured (bench/NOTES.md).
-  static constexpr bool kFusedScale = kFusedScale_;
-  static constexpr int kMaxD = kD > kDv ? kD : kDv;
-  // Up to head_dim 128 four warps own 32 rows each (two m-tiles share every K/V fragment load);
-  // above, eight warps of 16 rows keep the O accumulator within the register file.
-  static constexpr int kNWarps = kNWarpsOverride ? kNWarpsOverride : kMaxD <= 128 ? 4 : 8;
-  static constexpr int kThreads = kNWarps * 32;
-  static constexpr int kBlockM = kBlockMOverride ? kBlockMOverride : 128;
-  // Key blocks (measured on the H200 at seqlen 8192, bench/NOTES.md run 3): 128 up to head_dim
-  // 64 (312 TFLOP/s against 280 with 64); 32 between 64 and 128 (with 64, S and O left no room
-  // to prefetch fragments and spilled in run 1; 32 and 64 tie once that was fixed); 64 above.
-  static constexpr int kBlockN = kBlockNOverride ? kBlockNOverride
-                                 : kMaxD <= 64   ? 128
-                                 : kMaxD <= 128  ? 32
-                                                 : 64;
+  // per score.
+  static constexpr bool kFusedScale = kFusedScale_ >= 0 ? kFusedScale_ == 1 : kMaxD > 64 && kMaxD <= 128;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = Pitch<kD>::value;
@@ -211,6 +213,13 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
           }
         row_sum[mt][hf] = row_sum[mt][hf] * alpha + sum;
         alphas[mt][hf] = alpha;
+        if constexpr (!C::kSkipRescale) {  // here, interleaved with the exp pass
+#pragma unroll
+          for (int nt = 0; nt < kNTO; ++nt) {
+            acc_o[mt][nt][2 * hf] *= alpha;
+            acc_o[mt][nt][2 * hf + 1] *= alpha;
+          }
+        }
         // Dropout after the row sum: the normalizer counts every weight, kept or not.
         if (kExtras && p.dropout.enabled()) {
           // The Philox draws in a rolled loop (one copy of the 10 rounds instead of kNT): the
@@ -226,20 +235,18 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
         }
       }
 
-    bool rescale = true;
     if constexpr (C::kSkipRescale) {
       bool one = true;
 #pragma unroll
       for (int mt = 0; mt < kMT; ++mt) one = one && alphas[mt][0] == 1.0f && alphas[mt][1] == 1.0f;
-      rescale = !__all_sync(0xffffffffu, one);
-    }
-    if (rescale) {
+      if (!__all_sync(0xffffffffu, one)) {
 #pragma unroll
-      for (int mt = 0; mt < kMT; ++mt)
+        for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < kNTO; ++nt)
+          for (int nt = 0; nt < kNTO; ++nt)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) acc_o[mt][nt][e] *= alphas[mt][e / 2];
+            for (int e = 0; e < 4; ++e) acc_o[mt][nt][e] *= alphas[mt][e / 2];
+      }
     }
 
     // P as A fragments (the S accumulator layout of two n-tiles is one A block), then O += P V.

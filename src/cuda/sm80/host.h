@@ -22,7 +22,10 @@ FwdParams make_fwd_params(const Problem& p);
 // the sm90 backward's adds its tensor maps first. main returns the factor dq_accum still needs
 // (BwdParams::dq_scale): 1, or softmax's scale where its kernel left the scale out of dS (the sm90
 // plain-score schedule: one multiply an element fewer; dK scaled in its epilogue).
+// dq_blocked: main adds dQ in BwdParams::dq_blocked's layout where that applies (the sm80 kernel;
+// the sm90 one adds in the natural layout).
 using BwdMain = float (*)(const BwdParams& bp, const void* user, void* stream);
-void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user);
+void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user,
+                  bool dq_blocked = false);
 
 }  // namespace flashattn::cuda::sm80

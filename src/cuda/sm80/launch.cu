@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "cuda/backend.h"
 #include "cuda/prim/math.h"
@@ -204,7 +205,19 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
   if (!aux_index(p, int64_t(blockIdx.x) * blockDim.x + threadIdx.x, log2_chunks, rows, &x) || x.c0 >= p.head_dim)
     return;
   // dq_accum rows: dq_accum_dim (a multiple of 8) floats from a 256-byte aligned workspace.
-  const float* acc = bp.dq_accum + (x.r * p.num_heads + x.h) * int64_t(bp.dq_accum_dim) + x.c0;
+  // Blocked layout (padded batches): a group of 8 existing rows keeps this thread's 8 columns at
+  // one 8-float run elsewhere in the group (BwdParams::dq_blocked).
+  int64_t src_row = x.r;
+  int src_col = x.c0;
+  if (bp.dq_blocked) {
+    const int r = int(x.i % 8);
+    if (x.i - r + 8 <= p.seqlen_q) {
+      int row_off;
+      dq_blocked_pos(r, x.c0, bp.dq_accum_dim, &row_off, &src_col);
+      src_row = x.r - r + row_off;
+    }
+  }
+  const float* acc = bp.dq_accum + (src_row * p.num_heads + x.h) * int64_t(bp.dq_accum_dim) + src_col;
   const float4 lo = *reinterpret_cast<const float4*>(acc), hi = *reinterpret_cast<const float4*>(acc + 4);
   const float s = bp.dq_scale;
   const float v[8] = {lo.x * s, lo.y * s, lo.z * s, lo.w * s, hi.x * s, hi.y * s, hi.z * s, hi.w * s};
@@ -248,7 +261,8 @@ constexpr int kBwdBlockM = 64;   // BwdConfig::kBlockM
 
 }  // namespace
 
-void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user) {
+void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user,
+                  bool dq_blocked) {
   BwdParams bp;
   bp.fwd = make_fwd_params(p);
   bp.dout = tensor_of(p.dout);
@@ -259,6 +273,7 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   bp.dq_accum_dim = dq_accum_dim;
   bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
   bp.deterministic = p.deterministic;
+  bp.dq_blocked = dq_blocked && !p.varlen && p.head_dim == dq_accum_dim && dq_accum_dim % 64 == 0;
   const int64_t rows = p.total_q;  // padded: batch * seqlen_q
 
   const std::size_t accum_bytes = round_up(std::size_t(rows) * p.num_heads * dq_accum_dim * sizeof(float));
@@ -319,6 +334,15 @@ void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   kernel.launch(&f, context.cuda_stream);
 }
 
+namespace {
+// dQ reductions in the blocked layout (BwdParams::dq_blocked): on by default (bench/NOTES.md
+// session 12); FLASHATTN_SM80_DQ_BLOCKED=0 keeps the natural one (A/B measurements).
+bool dq_blocked_enabled() {
+  const char* v = std::getenv("FLASHATTN_SM80_DQ_BLOCKED");
+  return !(v != nullptr && v[0] == '0');
+}
+}  // namespace
+
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
   sm80::run_backward(
       p, kernel.head_dim, context,
@@ -326,7 +350,7 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
         static_cast<const KernelEntry*>(user)->launch(&bp, stream);
         return sm80::uses_extras(bp.fwd) ? 1.0f : bp.fwd.scale;  // the plain kernel leaves it out of dS
       },
-      &kernel);
+      &kernel, dq_blocked_enabled());
 }
 
 }  // namespace flashattn::cuda

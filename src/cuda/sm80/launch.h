@@ -82,8 +82,11 @@ template <typename T, int kD, int kDv>
 void launch_fwd(const void* params, void* stream) {
   const FwdParams& p = *static_cast<const FwdParams*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (uses_extras(p)) launch_fwd_config<T, FwdConfig<kD, kDv>, true>(p, s);
-  else launch_fwd_config<T, FwdConfig<kD, kDv>, false>(p, s);
+  using C = FwdConfig<kD, kDv>;
+  // The fused scale takes the row maximum over raw dot products: right for a positive scale only
+  // (a negative or zero softmax_scale is valid; the extras kernel scales every score first).
+  if (uses_extras(p) || (C::kFusedScale && !(p.scale_log2 > 0.0f))) launch_fwd_config<T, C, true>(p, s);
+  else launch_fwd_config<T, C, false>(p, s);
 }
 
 template <typename T, typename C>

@@ -67,7 +67,23 @@ struct BwdParams {
   // The factor bwd_convert_dq_kernel multiplies dq_accum by: 1, or softmax's scale where the main
   // kernel left it out of dS (sm80::run_backward sets it from main's return value).
   float dq_scale = 1.0f;
+  // dq_accum's rows in 8-row groups of 8 x 8 blocks (bwd_kernel's dQ reductions: a warp's 32
+  // lanes add 64 consecutive floats, two 128-byte lines, where the natural layout spread them over
+  // eight rows): element (row 8 g + r, column 8 b + c) of a group whose 8 rows all exist is stored
+  // at flat position f = 64 b + 8 r + c of the group's 8 x dq_accum_dim floats, i.e. at (row
+  // 8 g + f / dq_accum_dim, column f % dq_accum_dim); the other groups stay natural. Set by
+  // run_backward for the sm80 main kernel, padded batches (varlen: natural) and head_dim ==
+  // dq_accum_dim, a multiple of 64; read by the kernel's reductions and bwd_convert_dq_kernel.
+  bool dq_blocked = false;
 };
+
+// Where element (row, column col) of a dq_accum group lives under BwdParams::dq_blocked: the row
+// offset from the group's first row and the column (row % 8 == r, col % 8 == 0 for a whole 8-float run).
+__host__ __device__ inline void dq_blocked_pos(int r, int col, int dim, int* row_off, int* col_out) {
+  const int f = (col / 8) * 64 + r * 8 + col % 8;
+  *row_off = f / dim;
+  *col_out = f % dim;
+}
 
 // Per-sequence view of a CTA's (batch) entry: where its rows start and how many there are.
 struct SeqInfo {

@@ -128,12 +128,12 @@ if(FLASHATTN_CUDA_TUNING)
   # name | fwd or bwd | head_dim | config (the first of each head_dim and pass is the tier default)
   set(_fa_tune_variants
       "fwd d64 default|fwd|64|FwdConfig<64, 64>"
-      "fwd d64 fused|fwd|64|FwdConfig<64, 64, 0, 0, 1>"
+      "fwd d64 unfused|fwd|64|FwdConfig<64, 64, 0, 0, 0>"
       "fwd d96 default|fwd|96|FwdConfig<96, 96>"
       "fwd d96 n32 (old)|fwd|96|FwdConfig<96, 96, 4, 32, 0, 0, 0>"
       "fwd d128 default|fwd|128|FwdConfig<128, 128>"
       "fwd d128 n32 (old)|fwd|128|FwdConfig<128, 128, 4, 32, 0, 0, 0>"
-      "fwd d128 n64 fused|fwd|128|FwdConfig<128, 128, 4, 64, 1, 0, 0>"
+      "fwd d128 no skip|fwd|128|FwdConfig<128, 128, 4, 64, 1, 0, 0>"
       "fwd d160 default|fwd|160|FwdConfig<160, 160>"
       "fwd d160 w8 m128 (old)|fwd|160|FwdConfig<160, 160, 8, 64, 0, 128, 0>"
       "fwd d192 default|fwd|192|FwdConfig<192, 192>"
@@ -142,7 +142,7 @@ if(FLASHATTN_CUDA_TUNING)
       "fwd d224 w8 m128 (old)|fwd|224|FwdConfig<224, 224, 8, 64, 0, 128, 0>"
       "fwd d256 default|fwd|256|FwdConfig<256, 256>"
       "fwd d256 w8 m128 (old)|fwd|256|FwdConfig<256, 256, 8, 64, 0, 128, 0>"
-      "fwd d256 fused|fwd|256|FwdConfig<256, 256, 0, 0, 1>"
+      "fwd d256 unfused|fwd|256|FwdConfig<256, 256, 0, 0, 0>"
       "bwd d64 default|bwd|64|BwdConfig<64, 64, 128, 0, 128>"
       "bwd d64 1stage|bwd|64|BwdConfig<64, 64, 128, 1, 128>"
       "bwd d64 n64|bwd|64|BwdConfig<64, 64, 64>"

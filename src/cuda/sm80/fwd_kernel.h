@@ -15,20 +15,22 @@
 namespace flashattn::cuda::sm80 {
 
 // Tile shape of one forward instantiation. The tier defaults come first; the overrides exist
-// for bench/gpu/tune_sm80.cu, which times alternatives side by side (0: the tier default for the
-// sizes; -1: the tier default, 0 off, 1 on for the two switches).
+// for bench/gpu/tune_sm80.cu, which times alternatives side by side (sizes: 0 = the tier
+// default; the two switches: -1 = the tier default, 0 off, 1 on).
 template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, int kFusedScale_ = -1,
           int kBlockMOverride = 0, int kSkipRescale_ = -1>
 struct FwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
-  // Measured on the H200 at seqlen 8192 (bench/NOTES.md, session 12 run 1; TFLOP/s, non-causal /
-  // causal), four warps everywhere:
+  // Measured on the H200 at seqlen 8192 (bench/NOTES.md, session 12 runs 1-2; TFLOP/s,
+  // non-causal / causal), four warps everywhere:
   //   head_dim <= 64:  128 queries x 128 keys, 32 rows a warp (316 / 295; 64 keys 281 / 263);
-  //   <= 128:          128 x 64 with the fused scale and the skipped rescale below (327 / 289;
-  //                    was 128 x 32, 313 / 274; 128 x 64 without them spills 136-144 bytes);
+  //   <= 128:          128 x 64 with the skipped rescale below (d128 329 / 292, was 128 x 32,
+  //                    313 / 275; d96 296 / 272, was 246 / 232; 128 x 64 without the skip
+  //                    spills 136-144 bytes);
   //   above:           64 x 64, 16 rows a warp, two CTAs an SM, FlashAttention-2's H100 shape at
-  //                    head_dim 256 (325 / 291; was 128 x 64 on eight warps, 287 / 257).
+  //                    head_dim 256 (325 / 292, was 128 x 64 on eight warps, 287 / 256; d160 279
+  //                    was 254, d192 296 was 269, d224 287 was 266).
   static constexpr int kNWarps = kNWarpsOverride ? kNWarpsOverride : 4;
   static constexpr int kThreads = kNWarps * 32;
   static constexpr int kBlockM = kBlockMOverride ? kBlockMOverride : kMaxD <= 128 ? 128 : 64;
@@ -40,8 +42,8 @@ struct FwdConfig {
   static constexpr bool kSkipRescale = kSkipRescale_ >= 0 ? kSkipRescale_ == 1 : kMaxD > 64 && kMaxD <= 128;
   // Plain kernel only: the row maximum over raw dot products and the scale folded into the
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
-  // per score.
-  static constexpr bool kFusedScale = kFusedScale_ >= 0 ? kFusedScale_ == 1 : kMaxD > 64 && kMaxD <= 128;
+  // per score (session 12 run 2, seqlen 8192: head_dim 64 316 -> 331 TFLOP/s, 256 325 -> 330).
+  static constexpr bool kFusedScale = kFusedScale_ >= 0 ? kFusedScale_ == 1 : true;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = Pitch<kD>::value;

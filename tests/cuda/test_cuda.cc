@@ -253,6 +253,33 @@ TEST(Cuda, BackwardOnSmallerSharedMemory) {
   }
 }
 
+// The forward's tile plans above head_dim 128 (launch.h: FwdPlan): 64 x 64 on four warps where
+// two CTAs fit an SM, else 128 x 64 on eight warps (an A100's 163 KB at head_dim 224 and 256),
+// and the 64 x 64 tile alone on a 99 KB GPU; simulated with FLASHATTN_SM80_SMEM_LIMIT, on the
+// sm80 path whatever the GPU.
+TEST(Cuda, ForwardOnSmallerSharedMemory) {
+  REQUIRE_GPU();
+  with_env("FLASHATTN_DISABLE_SM90", "1", [] {
+    for (const char* limit : {"166912", "101376"})
+      with_env("FLASHATTN_SM80_SMEM_LIMIT", limit, [&] {
+        for (int d : {160, 192, 224, 256})
+          for (bool causal : {false, true}) {
+            Spec s;
+            s.dtype = DType::BFloat16;
+            s.head_dim = d;
+            s.seqlen_q = 300;
+            s.seqlen_k = 257;
+            s.heads = 4;
+            s.heads_kv = 2;
+            s.causal = causal;
+            s.seed = uint64_t(d * 5 + causal);
+            SCOPED_TRACE(std::string("FLASHATTN_SM80_SMEM_LIMIT=") + limit);
+            check_forward_gpu(s, "cuda-sm80");
+          }
+      });
+  });
+}
+
 // GPU and CPU backends on the same inputs: both within the tolerance rule of each other.
 TEST(CudaVsCpu, Agree) {
   REQUIRE_GPU();

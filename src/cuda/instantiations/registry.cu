@@ -119,58 +119,58 @@ namespace {
 
 const KernelEntry kKernels[] = {
 #if FLASHATTN_CUDA_HDIM_32
-    {Direction::Forward, DType::Float16, 32, 32, sm80::FwdConfig<32, 32>::kSmemBytes, &sm80::launch_fwd<__half, 32, 32>},
+    {Direction::Forward, DType::Float16, 32, 32, sm80::FwdPlan<32, 32>::kSmemBytes, &sm80::launch_fwd<__half, 32, 32>},
 #endif
 #if FLASHATTN_CUDA_HDIM_64
-    {Direction::Forward, DType::Float16, 64, 64, sm80::FwdConfig<64, 64>::kSmemBytes, &sm80::launch_fwd<__half, 64, 64>},
+    {Direction::Forward, DType::Float16, 64, 64, sm80::FwdPlan<64, 64>::kSmemBytes, &sm80::launch_fwd<__half, 64, 64>},
 #endif
 #if FLASHATTN_CUDA_HDIM_96
-    {Direction::Forward, DType::Float16, 96, 96, sm80::FwdConfig<96, 96>::kSmemBytes, &sm80::launch_fwd<__half, 96, 96>},
+    {Direction::Forward, DType::Float16, 96, 96, sm80::FwdPlan<96, 96>::kSmemBytes, &sm80::launch_fwd<__half, 96, 96>},
 #endif
 #if FLASHATTN_CUDA_HDIM_128
-    {Direction::Forward, DType::Float16, 128, 128, sm80::FwdConfig<128, 128>::kSmemBytes, &sm80::launch_fwd<__half, 128, 128>},
+    {Direction::Forward, DType::Float16, 128, 128, sm80::FwdPlan<128, 128>::kSmemBytes, &sm80::launch_fwd<__half, 128, 128>},
 #endif
 #if FLASHATTN_CUDA_HDIM_160
-    {Direction::Forward, DType::Float16, 160, 160, sm80::FwdConfig<160, 160>::kSmemBytes, &sm80::launch_fwd<__half, 160, 160>},
+    {Direction::Forward, DType::Float16, 160, 160, sm80::FwdPlan<160, 160>::kSmemBytes, &sm80::launch_fwd<__half, 160, 160>},
 #endif
 #if FLASHATTN_CUDA_HDIM_192
-    {Direction::Forward, DType::Float16, 192, 192, sm80::FwdConfig<192, 192>::kSmemBytes, &sm80::launch_fwd<__half, 192, 192>},
+    {Direction::Forward, DType::Float16, 192, 192, sm80::FwdPlan<192, 192>::kSmemBytes, &sm80::launch_fwd<__half, 192, 192>},
 #endif
 #if FLASHATTN_CUDA_HDIM_224
-    {Direction::Forward, DType::Float16, 224, 224, sm80::FwdConfig<224, 224>::kSmemBytes, &sm80::launch_fwd<__half, 224, 224>},
+    {Direction::Forward, DType::Float16, 224, 224, sm80::FwdPlan<224, 224>::kSmemBytes, &sm80::launch_fwd<__half, 224, 224>},
 #endif
 #if FLASHATTN_CUDA_HDIM_256
-    {Direction::Forward, DType::Float16, 256, 256, sm80::FwdConfig<256, 256>::kSmemBytes, &sm80::launch_fwd<__half, 256, 256>},
+    {Direction::Forward, DType::Float16, 256, 256, sm80::FwdPlan<256, 256>::kSmemBytes, &sm80::launch_fwd<__half, 256, 256>},
 #endif
 #if FLASHATTN_CUDA_HDIM_192
-    {Direction::Forward, DType::Float16, 192, 128, sm80::FwdConfig<192, 128>::kSmemBytes, &sm80::launch_fwd<__half, 192, 128>},
+    {Direction::Forward, DType::Float16, 192, 128, sm80::FwdPlan<192, 128>::kSmemBytes, &sm80::launch_fwd<__half, 192, 128>},
 #endif
 #if FLASHATTN_CUDA_HDIM_32
-    {Direction::Forward, DType::BFloat16, 32, 32, sm80::FwdConfig<32, 32>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 32, 32>},
+    {Direction::Forward, DType::BFloat16, 32, 32, sm80::FwdPlan<32, 32>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 32, 32>},
 #endif
 #if FLASHATTN_CUDA_HDIM_64
-    {Direction::Forward, DType::BFloat16, 64, 64, sm80::FwdConfig<64, 64>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 64, 64>},
+    {Direction::Forward, DType::BFloat16, 64, 64, sm80::FwdPlan<64, 64>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 64, 64>},
 #endif
 #if FLASHATTN_CUDA_HDIM_96
-    {Direction::Forward, DType::BFloat16, 96, 96, sm80::FwdConfig<96, 96>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 96, 96>},
+    {Direction::Forward, DType::BFloat16, 96, 96, sm80::FwdPlan<96, 96>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 96, 96>},
 #endif
 #if FLASHATTN_CUDA_HDIM_128
-    {Direction::Forward, DType::BFloat16, 128, 128, sm80::FwdConfig<128, 128>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 128, 128>},
+    {Direction::Forward, DType::BFloat16, 128, 128, sm80::FwdPlan<128, 128>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 128, 128>},
 #endif
 #if FLASHATTN_CUDA_HDIM_160
-    {Direction::Forward, DType::BFloat16, 160, 160, sm80::FwdConfig<160, 160>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 160, 160>},
+    {Direction::Forward, DType::BFloat16, 160, 160, sm80::FwdPlan<160, 160>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 160, 160>},
 #endif
 #if FLASHATTN_CUDA_HDIM_192
-    {Direction::Forward, DType::BFloat16, 192, 192, sm80::FwdConfig<192, 192>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 192, 192>},
+    {Direction::Forward, DType::BFloat16, 192, 192, sm80::FwdPlan<192, 192>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 192, 192>},
 #endif
 #if FLASHATTN_CUDA_HDIM_224
-    {Direction::Forward, DType::BFloat16, 224, 224, sm80::FwdConfig<224, 224>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 224, 224>},
+    {Direction::Forward, DType::BFloat16, 224, 224, sm80::FwdPlan<224, 224>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 224, 224>},
 #endif
 #if FLASHATTN_CUDA_HDIM_256
-    {Direction::Forward, DType::BFloat16, 256, 256, sm80::FwdConfig<256, 256>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 256, 256>},
+    {Direction::Forward, DType::BFloat16, 256, 256, sm80::FwdPlan<256, 256>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 256, 256>},
 #endif
 #if FLASHATTN_CUDA_HDIM_192
-    {Direction::Forward, DType::BFloat16, 192, 128, sm80::FwdConfig<192, 128>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 192, 128>},
+    {Direction::Forward, DType::BFloat16, 192, 128, sm80::FwdPlan<192, 128>::kSmemBytes, &sm80::launch_fwd<__nv_bfloat16, 192, 128>},
 #endif
 #if FLASHATTN_CUDA_HDIM_32
     {Direction::Backward, DType::Float16, 32, 32, sm80::BwdPlan<32, 32>::kSmemBytes, &sm80::launch_bwd<__half, 32, 32>},

@@ -78,15 +78,51 @@ struct BwdPlan {
                                                                                      : Preferred::kSmemBytes;
 };
 
-template <typename T, int kD, int kDv>
-void launch_fwd(const void* params, void* stream) {
-  const FwdParams& p = *static_cast<const FwdParams*>(params);
-  const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  using C = FwdConfig<kD, kDv>;
+// Shared memory of one SM of the current device (the forward's plan below). Under the test knob
+// FLASHATTN_SM80_SMEM_LIMIT the per-block limit plus the 1 KB an SM reserves per block (an A100:
+// 166912 + 1024, an RTX 30xx: 101376 + 1024, as those GPUs report).
+inline int device_smem_per_sm() {
+  int dev = 0, per_sm = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), "cudaDeviceGetAttribute");
+  if (const char* limit = std::getenv("FLASHATTN_SM80_SMEM_LIMIT")) {
+    const int l = std::atoi(limit);
+    if (l > 0 && l + 1024 < per_sm) per_sm = l + 1024;
+  }
+  return per_sm;
+}
+
+// The forward configurations of a tier. Above head_dim 128 the preferred 64 x 64 tile on four
+// warps pays by running two CTAs an SM (H100/H200: 228 KB); where two do not fit (an A100's
+// 164 KB at head_dim 224 and 256) one CTA of four warps would idle the SM, so the 128 x 64 tile
+// on eight warps (the default before session 12, measured then) runs instead when it fits.
+template <int kD, int kDv>
+struct FwdPlan {
+  using Preferred = FwdConfig<kD, kDv>;
+  static constexpr bool kTwo = Preferred::kMaxD > 128;
+  using Base = std::conditional_t<kTwo, FwdConfig<kD, kDv, 8, 64, 0, 128, 0>, Preferred>;
+  static constexpr int kSmemBytes = Base::kSmemBytes < Preferred::kSmemBytes ? Base::kSmemBytes : Preferred::kSmemBytes;
+};
+
+template <typename T, typename C>
+void launch_fwd_extras(const FwdParams& p, cudaStream_t s) {
   // The fused scale takes the row maximum over raw dot products: right for a positive scale only
   // (a negative or zero softmax_scale is valid; the extras kernel scales every score first).
   if (uses_extras(p) || (C::kFusedScale && !(p.scale_log2 > 0.0f))) launch_fwd_config<T, C, true>(p, s);
   else launch_fwd_config<T, C, false>(p, s);
+}
+
+template <typename T, int kD, int kDv>
+void launch_fwd(const void* params, void* stream) {
+  using Plan = FwdPlan<kD, kDv>;
+  const FwdParams& p = *static_cast<const FwdParams*>(params);
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if constexpr (Plan::kTwo) {
+    const bool two_ctas = 2 * (Plan::Preferred::kSmemBytes + 1024) <= device_smem_per_sm();
+    if (!two_ctas && Plan::Base::kSmemBytes <= device_smem_optin())
+      return launch_fwd_extras<T, typename Plan::Base>(p, s);
+  }
+  launch_fwd_extras<T, typename Plan::Preferred>(p, s);
 }
 
 template <typename T, typename C>

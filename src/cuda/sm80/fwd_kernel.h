@@ -18,7 +18,7 @@ namespace flashattn::cuda::sm80 {
 // for bench/gpu/tune_sm80.cu, which times alternatives side by side (sizes: 0 = the tier
 // default; the two switches: -1 = the tier default, 0 off, 1 on).
 template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, int kFusedScale_ = -1,
-          int kBlockMOverride = 0, int kSkipRescale_ = -1>
+          int kBlockMOverride = 0, int kSkipRescale_ = -1, bool kSwizzle_ = false>
 struct FwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -44,10 +44,14 @@ struct FwdConfig {
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
   // per score (session 12 run 2, seqlen 8192: head_dim 64 316 -> 331 TFLOP/s, 256 325 -> 330).
   static constexpr bool kFusedScale = kFusedScale_ >= 0 ? kFusedScale_ == 1 : true;
+  // Q, K and V tiles swizzled instead of padded (swizzle.h): a tuning variant until measured
+  // (bench/NOTES.md session 12: the padded tiles' cp.async stores cost 2.6x their ideal shared
+  // wavefronts in the backward's profile; prediction +1-3% at head_dim 128).
+  static constexpr bool kSwizzle = kSwizzle_;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
-  static constexpr int kPitchQ = Pitch<kD>::value;
-  static constexpr int kPitchV = Pitch<kDv>::value;
+  static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
+  static constexpr int kPitchV = kSwizzle ? kDv : Pitch<kDv>::value;
   static constexpr int kSmemQ = kBlockM * kPitchQ;
   static constexpr int kSmemK = kBlockN * kPitchQ;
   static constexpr int kSmemV = kBlockN * kPitchV;
@@ -117,9 +121,10 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
       row_sum[mt][hf] = 0.0f;
     }
 
-  load_tile<kBlockM, kD, C::kThreads>(sQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
+  constexpr bool kSwz = C::kSwizzle;
+  load_tile<kBlockM, kD, C::kThreads, kSwz>(sQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
   if (n_lo < n_hi)
-    load_tile<kBlockN, kD, C::kThreads>(sK, gK + int64_t(n_lo) * kBlockN * p.k.row_stride, p.k.row_stride,
+    load_tile<kBlockN, kD, C::kThreads, kSwz>(sK, gK + int64_t(n_lo) * kBlockN * p.k.row_stride, p.k.row_stride,
                                         seq.seqlen_k - n_lo * kBlockN, p.head_dim, p.aligned);
   prim::cp_async_commit();
 
@@ -129,19 +134,19 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
     const int n0 = n * kBlockN;
     prim::cp_async_wait<0>();
     __syncthreads();  // K_n landed; every warp is done with V_{n-1}
-    load_tile<kBlockN, kDv, C::kThreads>(sV, gV + int64_t(n0) * p.v.row_stride, p.v.row_stride,
+    load_tile<kBlockN, kDv, C::kThreads, kSwz>(sV, gV + int64_t(n0) * p.v.row_stride, p.v.row_stride,
                                          seq.seqlen_k - n0, p.head_dim_v, p.aligned);
     prim::cp_async_commit();
 
     float acc_s[kMT][kNT][4];
     zero(acc_s);
-    warp_gemm_ss<kMT, kNT, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ>(
+    warp_gemm_ss<kMT, kNT, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ, kSwz>(
         acc_s, sQ + warp_row0 * C::kPitchQ, sK, lane);
 
     prim::cp_async_wait<0>();
     __syncthreads();  // V_n landed; every warp is done with K_n
     if (n + 1 < n_hi) {
-      load_tile<kBlockN, kD, C::kThreads>(sK, gK + int64_t(n0 + kBlockN) * p.k.row_stride, p.k.row_stride,
+      load_tile<kBlockN, kD, C::kThreads, kSwz>(sK, gK + int64_t(n0 + kBlockN) * p.k.row_stride, p.k.row_stride,
                                           seq.seqlen_k - n0 - kBlockN, p.head_dim, p.aligned);
       prim::cp_async_commit();
     }
@@ -262,7 +267,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
         a[mt][kk][2] = prim::pack2(acc_s[mt][2 * kk + 1][0], acc_s[mt][2 * kk + 1][1], T());
         a[mt][kk][3] = prim::pack2(acc_s[mt][2 * kk + 1][2], acc_s[mt][2 * kk + 1][3], T());
       }
-    warp_gemm_rs<kMT, kNTO, kBlockN, Operand::kBKMajor, C::kPitchV>(acc_o, a, sV, lane);
+    warp_gemm_rs<kMT, kNTO, kBlockN, Operand::kBKMajor, C::kPitchV, kSwz>(acc_o, a, sV, lane);
   }
   prim::cp_async_wait<0>();
 

@@ -10,6 +10,7 @@
 #include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
 #include "cuda/prim/mma.h"
+#include "cuda/sm80/swizzle.h"
 
 namespace flashattn::cuda::sm80 {
 
@@ -19,25 +20,36 @@ struct Pitch {
   static constexpr int value = kCols + 8;
 };
 
+// Element offset of (r, c) in a tile of kCols columns: padded rows (Pitch), or swizzled
+// (swizzle.h: no pad, kCols % 64 == 0).
+template <int kCols, bool kSwz>
+__device__ __forceinline__ int tile_offset(int r, int c) {
+  if constexpr (kSwz) return swz_offset(r, c, kCols);
+  else return r * Pitch<kCols>::value + c;
+}
+
 // Global -> shared copy of a kRows x kCols tile starting at `g` (row stride `g_row_stride` in
 // elements). Rows >= rows_valid and columns >= cols_valid are zero-filled, so padded head dims and
 // partial blocks contribute nothing. `aligned`: 16-byte cp.async (needs cols_valid % 8 == 0 and
 // 16-byte aligned rows); else element-wise loads and stores, visible after the next barrier.
-template <int kRows, int kCols, int kThreads, typename T>
+// kSwz: the tile is swizzled (swizzle.h).
+template <int kRows, int kCols, int kThreads, bool kSwz = false, typename T>
 __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride, int rows_valid,
                                           int cols_valid, bool aligned) {
   constexpr int kChunks = kCols / 8;  // 16-byte chunks per row
-  constexpr int kPitch = Pitch<kCols>::value;
+  constexpr int kPitch = kSwz ? kCols : Pitch<kCols>::value;
   constexpr int kIters = (kRows * kChunks + kThreads - 1) / kThreads;
+  static_assert(!kSwz || kCols % 64 == 0, "swizzled tiles have whole 128-byte segments");
   if (aligned) {
     if constexpr (kThreads % kChunks == 0 && kRows % (kThreads / kChunks) == 0) {
       // Each thread copies one fixed column chunk of every (kThreads / kChunks)-th row: one base
       // pointer and one stride, so the copy keeps few registers live in the kernels' main loops.
       constexpr int kRowStep = kThreads / kChunks;
+      static_assert(!kSwz || kRowStep % 8 == 0, "swizzled: a thread's rows keep their row % 8");
       const int r0 = int(threadIdx.x) / kChunks, col = (int(threadIdx.x) % kChunks) * 8;
       const T* src = g + r0 * g_row_stride + col;
       const int64_t step = kRowStep * g_row_stride;
-      const uint32_t dst = prim::cvta_shared(s + r0 * kPitch + col);
+      const uint32_t dst = prim::cvta_shared(s + tile_offset<kCols, kSwz>(r0, col));
       const bool col_ok = col < cols_valid;
 #pragma unroll
       for (int it = 0; it < kRows / kRowStep; ++it) {
@@ -53,7 +65,7 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
         const int r = c / kChunks, col = (c % kChunks) * 8;
         const bool valid = r < rows_valid && col < cols_valid;
         const T* src = valid ? g + r * g_row_stride + col : g;
-        prim::cp_async_16(prim::cvta_shared(s + r * kPitch + col), src, valid ? 16 : 0);
+        prim::cp_async_16(prim::cvta_shared(s + tile_offset<kCols, kSwz>(r, col)), src, valid ? 16 : 0);
       }
     }
   } else {
@@ -70,7 +82,7 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
       packed.y = v[2] | (uint32_t(v[3]) << 16);
       packed.z = v[4] | (uint32_t(v[5]) << 16);
       packed.w = v[6] | (uint32_t(v[7]) << 16);
-      *reinterpret_cast<uint4*>(s + r * kPitch + col0) = packed;
+      *reinterpret_cast<uint4*>(s + tile_offset<kCols, kSwz>(r, col0)) = packed;
     }
   }
 }
@@ -83,6 +95,17 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
 //   kBKMajor:    B stored [k][n]          -> same registers (ldmatrix .trans)
 enum class Operand { kARowMajor, kATransposed, kBNMajor, kBKMajor };
 
+// The lane's row (0..15) and 8-column chunk (0, 1) of the 16 x 16 block: its offset is
+// row * pitch + chunk * 8 (written out in lane_offset, whose form the padded kernels' SASS was
+// measured with).
+template <Operand kOp>
+__device__ __forceinline__ void lane_row_chunk(int lane, int* row, int* chunk) {
+  const int i = lane / 8, r = lane % 8;
+  const bool a = kOp == Operand::kARowMajor || kOp == Operand::kBKMajor;
+  *row = r + (a ? i % 2 : i / 2) * 8;
+  *chunk = a ? i / 2 : i % 2;
+}
+
 template <Operand kOp>
 __device__ __forceinline__ int lane_offset(int lane, int pitch) {
   const int i = lane / 8, r = lane % 8;
@@ -92,31 +115,52 @@ __device__ __forceinline__ int lane_offset(int lane, int pitch) {
   return (r + (i % 2) * 8) * pitch + (i / 2) * 8;  // kBKMajor
 }
 
+// The lane's ldmatrix base address in a tile whose block (0, 0) starts at `s` (a row that is a
+// multiple of 8): padded, pitch elements a row; or swizzled, kCols columns (swizzle.h).
+template <Operand kOp, int kPitch, bool kSwz, typename T>
+__device__ __forceinline__ uint32_t lane_base(const T* s, int lane) {
+  if constexpr (kSwz) {
+    int row, chunk;
+    lane_row_chunk<kOp>(lane, &row, &chunk);
+    return prim::cvta_shared(s) + swz_lane_base(row, chunk, kPitch);
+  } else {
+    return prim::cvta_shared(s + lane_offset<kOp>(lane, kPitch));
+  }
+}
+
+// Address of the 16 x 16 block whose rows start `rows` below the lane base (a multiple of 16)
+// and whose columns start at chunk pair j (column 16 j).
+template <int kPitch, bool kSwz>
+__device__ __forceinline__ uint32_t block_addr(uint32_t base, int rows, int j) {
+  if constexpr (kSwz) return (base ^ swz_xor(j)) + swz_imm(rows, j, kPitch);
+  else return base + (rows * kPitch + j * 16) * 2;
+}
+
 // acc[MT][NT] += A (MT*16 x K) * B (K x NT*8), both in shared memory.
 //   sA: kARowMajor -> &A[m0][k0] of a [m][k] tile; kATransposed -> &S[k0][m0] of a [k][m] tile.
 //   sB: kBNMajor  -> &B[n0][k0] of a [n][k] tile;  kBKMajor    -> &S[k0][n0] of a [k][n] tile.
-template <int MT, int NT, int K, Operand kA, Operand kB, int kPitchA, int kPitchB, typename T>
+// kSwz: both tiles swizzled (kPitch = their columns; the pointers' columns at 0, rows at a
+// multiple of 8).
+template <int MT, int NT, int K, Operand kA, Operand kB, int kPitchA, int kPitchB, bool kSwz = false, typename T>
 __device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* sA, const T* sB, int lane) {
   static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
   static_assert(K % 16 == 0, "K must be whole mma k-steps");
-  const uint32_t a_base = prim::cvta_shared(sA + lane_offset<kA>(lane, kPitchA));
-  const uint32_t b_base = prim::cvta_shared(sB + lane_offset<kB>(lane, kPitchB));
+  const uint32_t a_base = lane_base<kA, kPitchA, kSwz>(sA, lane);
+  const uint32_t b_base = lane_base<kB, kPitchB, kSwz>(sB, lane);
 #pragma unroll
   for (int kk = 0; kk < K / 16; ++kk) {
     uint32_t a[MT][4];
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt) {
-      // Element offset of block (mt, kk): rows advance along m, columns along k (or swapped).
-      const int off = kA == Operand::kARowMajor ? mt * 16 * kPitchA + kk * 16 : kk * 16 * kPitchA + mt * 16;
-      if (kA == Operand::kARowMajor) prim::ldmatrix_x4(a[mt], a_base + off * 2);
-      else prim::ldmatrix_x4_trans(a[mt], a_base + off * 2);
+      // Block (mt, kk): rows advance along m, columns along k (or swapped).
+      if (kA == Operand::kARowMajor) prim::ldmatrix_x4(a[mt], block_addr<kPitchA, kSwz>(a_base, mt * 16, kk));
+      else prim::ldmatrix_x4_trans(a[mt], block_addr<kPitchA, kSwz>(a_base, kk * 16, mt));
     }
 #pragma unroll
     for (int np = 0; np < NT / 2; ++np) {
       uint32_t b[4];
-      const int off = kB == Operand::kBNMajor ? np * 16 * kPitchB + kk * 16 : kk * 16 * kPitchB + np * 16;
-      if (kB == Operand::kBNMajor) prim::ldmatrix_x4(b, b_base + off * 2);
-      else prim::ldmatrix_x4_trans(b, b_base + off * 2);
+      if (kB == Operand::kBNMajor) prim::ldmatrix_x4(b, block_addr<kPitchB, kSwz>(b_base, np * 16, kk));
+      else prim::ldmatrix_x4_trans(b, block_addr<kPitchB, kSwz>(b_base, kk * 16, np));
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt) {
         prim::mma_m16n8k16(acc[mt][2 * np], a[mt], b[0], b[1], T());
@@ -128,19 +172,18 @@ __device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* s
 
 // acc[MT][NT] += A * B with A already in registers as mma A fragments: a[mt][kk][4] covers rows
 // mt*16.., k columns kk*16... B as in warp_gemm_ss.
-template <int MT, int NT, int K, Operand kB, int kPitchB, typename T>
+template <int MT, int NT, int K, Operand kB, int kPitchB, bool kSwz = false, typename T>
 __device__ __forceinline__ void warp_gemm_rs(float (&acc)[MT][NT][4], const uint32_t (&a)[MT][K / 16][4],
                                              const T* sB, int lane) {
   static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
-  const uint32_t b_base = prim::cvta_shared(sB + lane_offset<kB>(lane, kPitchB));
+  const uint32_t b_base = lane_base<kB, kPitchB, kSwz>(sB, lane);
 #pragma unroll
   for (int kk = 0; kk < K / 16; ++kk) {
 #pragma unroll
     for (int np = 0; np < NT / 2; ++np) {
       uint32_t b[4];
-      const int off = kB == Operand::kBNMajor ? np * 16 * kPitchB + kk * 16 : kk * 16 * kPitchB + np * 16;
-      if (kB == Operand::kBNMajor) prim::ldmatrix_x4(b, b_base + off * 2);
-      else prim::ldmatrix_x4_trans(b, b_base + off * 2);
+      if (kB == Operand::kBNMajor) prim::ldmatrix_x4(b, block_addr<kPitchB, kSwz>(b_base, np * 16, kk));
+      else prim::ldmatrix_x4_trans(b, block_addr<kPitchB, kSwz>(b_base, kk * 16, np));
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt) {
         prim::mma_m16n8k16(acc[mt][2 * np], a[mt][kk], b[0], b[1], T());

@@ -1,0 +1,34 @@
+// Swizzled shared-memory tiles of the sm80 path (a tuning variant of the forward until measured):
+// rows of `cols` 16-bit elements (cols % 64 == 0) with no pad, the 16-byte chunk w of each
+// 128-byte segment of row r stored at chunk w ^ (r % 8). An 8-lane phase of 16-byte cp.async
+// stores then fills one 128-byte line (the padded tiles' rows, 16 bytes apart mod 128, split 7
+// phases in 8 over two lines: 2.6x the ideal shared wavefronts, session 12 run 4), and the 8 rows
+// an ldmatrix reads at one logical chunk still sit in 8 bank groups. Host and device: the CPU test
+// (tests/cpp/test_sm80_swizzle.cc) checks every address below against swz_offset.
+#pragma once
+
+#include <cstdint>
+
+#include "semantics/config.h"
+
+namespace flashattn::cuda::sm80 {
+
+// Element offset of (r, c) in a swizzled tile of `cols` columns.
+FA_HD int swz_offset(int r, int c, int cols) {
+  return r * cols + (c & ~63) + ((((c >> 3) & 7) ^ (r & 7)) << 3) + (c & 7);
+}
+
+// ldmatrix x4 in a swizzled tile. Lane l gives the row address of fragment row `row` (0..15) and
+// chunk `chunk` (0 or 1: columns 0-7 or 8-15 of the 16-column block), by operand kind as
+// tile.h's lane_offset. At a fragment whose first row is a multiple of 8 (row0 rows below the
+// lane's base) and whose first column is chunk pair j (columns 16 j..), the lane's byte offset is
+//   (swz_lane_base ^ swz_xor(j)) + swz_imm(row0, j, cols)
+// (the pair's in-segment bits 5 and 6 meet the lane's row bits in an XOR; bit 4, the lane's
+// chunk, is untouched; whole segments and rows add). The tile must start 128-byte aligned.
+FA_HD uint32_t swz_lane_base(int row, int chunk, int cols) {
+  return uint32_t(row * cols * 2 + (((chunk ^ row) & 7) << 4));
+}
+FA_HD constexpr uint32_t swz_xor(int j) { return uint32_t(32 * (j % 4)); }
+FA_HD constexpr uint32_t swz_imm(int row0, int j, int cols) { return uint32_t(row0 * cols * 2 + (j / 4) * 128); }
+
+}  // namespace flashattn::cuda::sm80

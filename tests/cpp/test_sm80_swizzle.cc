@@ -1,0 +1,95 @@
+// The sm80 path's swizzled tiles (src/cuda/sm80/swizzle.h), checked on the CPU: the layout is a
+// bijection that keeps 8-column chunks whole; every lane's ldmatrix address, computed the way
+// tile.h computes it ((lane base ^ swz_xor) + swz_imm), points at the logical row and chunk the
+// mma fragment needs (the PTX ISA's x4 matrix order for the A, B N-major and B K-major operands);
+// the 8 rows of each 8 x 8 matrix fall in 8 different 16-byte bank groups; and the 8 chunks an
+// 8-thread phase of load_tile's cp.async writes fill one 128-byte line.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "cuda/sm80/swizzle.h"
+
+namespace flashattn::test {
+namespace {
+
+using namespace flashattn::cuda::sm80;
+
+// The lane's row (0..15) and chunk (0, 1) of a 16 x 16 block, from the order of the four 8 x 8
+// matrices an ldmatrix.x4 returns for each operand (PTX ISA, mma.m16n8k16 fragments):
+//   A [m][k]:            (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15)
+//   B stored [n][k]:     (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
+//   B stored [k][n] (.trans): (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15)
+enum class Kind { kA, kBNMajor, kBKMajor };
+void lane_row_chunk(Kind k, int lane, int* row, int* chunk) {
+  const int m = lane / 8, r = lane % 8;
+  if (k == Kind::kBNMajor) {
+    *row = r + (m / 2) * 8;
+    *chunk = m % 2;
+  } else {
+    *row = r + (m % 2) * 8;
+    *chunk = m / 2;
+  }
+}
+
+TEST(Sm80Swizzle, BijectionKeepsChunksWhole) {
+  for (int cols : {64, 128, 192, 256}) {
+    const int rows = 64;
+    std::vector<int> hit(rows * cols, 0);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const int o = swz_offset(r, c, cols);
+        ASSERT_GE(o, 0);
+        ASSERT_LT(o, rows * cols);
+        ++hit[o];
+        if (c % 8 != 0) EXPECT_EQ(o, swz_offset(r, c - c % 8, cols) + c % 8);
+        EXPECT_EQ(o / cols, r) << "rows stay rows";
+      }
+    for (int h : hit) ASSERT_EQ(h, 1) << "cols " << cols;
+  }
+}
+
+TEST(Sm80Swizzle, LdmatrixAddressesAndBanks) {
+  for (int cols : {64, 128, 256}) {
+    const uint32_t tile = 3 * 1024;  // a 128-byte aligned tile start in the shared window
+    for (Kind kind : {Kind::kA, Kind::kBNMajor, Kind::kBKMajor})
+      for (int row_base = 0; row_base + 32 <= 64; row_base += 8)  // the pointer's first row
+        for (int rows = 0; row_base + rows + 16 <= 64; rows += 16)
+          for (int j = 0; j < cols / 16; ++j) {
+            std::set<uint32_t> groups[4];
+            for (int lane = 0; lane < 32; ++lane) {
+              int row, chunk;
+              lane_row_chunk(kind, lane, &row, &chunk);
+              const uint32_t base = tile + uint32_t(row_base * cols * 2) + swz_lane_base(row, chunk, cols);
+              const uint32_t addr = (base ^ swz_xor(j)) + swz_imm(rows, j, cols);
+              const uint32_t want =
+                  tile + uint32_t(swz_offset(row_base + rows + row, 16 * j + 8 * chunk, cols)) * 2;
+              ASSERT_EQ(addr, want) << "cols " << cols << " lane " << lane << " rows " << rows << " j " << j;
+              groups[lane / 8].insert((addr / 16) % 8);
+            }
+            for (const auto& g : groups) EXPECT_EQ(g.size(), 8u) << "an 8 x 8 matrix's rows share a bank group";
+          }
+  }
+}
+
+TEST(Sm80Swizzle, CpAsyncPhasesFillOneLine) {
+  for (int cols : {64, 128, 256}) {
+    const int chunks = cols / 8;
+    for (int r = 0; r < 64; ++r)
+      for (int w0 = 0; w0 < chunks; w0 += 8) {  // threads t .. t + 7: chunks w0 .. w0 + 7 of row r
+        std::set<uint32_t> lines, slots;
+        for (int w = w0; w < w0 + 8; ++w) {
+          const uint32_t byte = uint32_t(swz_offset(r, 8 * w, cols)) * 2;
+          lines.insert(byte / 128);
+          slots.insert(byte / 16);
+        }
+        EXPECT_EQ(lines.size(), 1u) << "cols " << cols << " row " << r;
+        EXPECT_EQ(slots.size(), 8u);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace flashattn::test

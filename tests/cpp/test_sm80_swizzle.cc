@@ -3,7 +3,8 @@
 // tile.h computes it ((lane base ^ swz_xor) + swz_imm), points at the logical row and chunk the
 // mma fragment needs (the PTX ISA's x4 matrix order for the A, B N-major and B K-major operands);
 // the 8 rows of each 8 x 8 matrix fall in 8 different 16-byte bank groups; and the 8 chunks an
-// 8-thread phase of load_tile's cp.async writes fill one 128-byte line.
+// 8-thread phase of load_tile's cp.async writes fill one 128-byte line; warp blocks that start
+// at a column offset, and the backward's P / dS stores, address the same layout.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -72,6 +73,38 @@ TEST(Sm80Swizzle, LdmatrixAddressesAndBanks) {
             for (const auto& g : groups) EXPECT_EQ(g.size(), 8u) << "an 8 x 8 matrix's rows share a bank group";
           }
   }
+}
+
+// A warp block starting at chunk pair u (a multiple of its power-of-two pair count nj): tile.h's
+// lane_base folds u into the lane's base ((base ^ swz_xor(u)) + (u / 4) 128), then the GEMM adds
+// its pairs j < nj as for a block at column 0 (the backward's dQ, dV and dK operands).
+TEST(Sm80Swizzle, WarpColumnOffsets) {
+  for (int cols : {64, 128, 256})
+    for (int nj : {1, 2, 4})
+      for (int u = 0; u + nj <= cols / 16; u += nj)
+        for (Kind kind : {Kind::kA, Kind::kBNMajor, Kind::kBKMajor})
+          for (int rows = 0; rows + 16 <= 64; rows += 16)
+            for (int j = 0; j < nj; ++j)
+              for (int lane = 0; lane < 32; ++lane) {
+                int row, chunk;
+                lane_row_chunk(kind, lane, &row, &chunk);
+                const uint32_t tile = 5 * 1024 + uint32_t(8 * cols * 2);  // a row base 8 rows in
+                const uint32_t base = tile + ((swz_lane_base(row, chunk, cols) ^ swz_xor(u)) + uint32_t(u / 4) * 128);
+                const uint32_t addr = (base ^ swz_xor(j)) + swz_imm(rows, j, cols);
+                const uint32_t want = tile + uint32_t(swz_offset(rows + row, 16 * (u + j) + 8 * chunk, cols)) * 2;
+                ASSERT_EQ(addr, want) << "cols " << cols << " u " << u << " j " << j << " lane " << lane;
+              }
+}
+
+TEST(Sm80Swizzle, StoreOffsets) {
+  for (int cols : {64, 128, 256})
+    for (int p : {1, 2, 4, 8})
+      for (int r = 0; r < 32; ++r)
+        for (int c0 = 0; c0 < cols; c0 += 8 * p)
+          for (int e = 0; e < 8; e += 2)
+            for (int n = 0; n < p; ++n)
+              ASSERT_EQ(swz_store_offset(r, c0 + e, n, cols), swz_offset(r, c0 + e + 8 * n, cols))
+                  << "cols " << cols << " p " << p << " r " << r << " c0 " << c0 << " n " << n;
 }
 
 TEST(Sm80Swizzle, CpAsyncPhasesFillOneLine) {

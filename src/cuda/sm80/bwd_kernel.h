@@ -42,7 +42,8 @@ struct WarpGrid {
 };
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
-template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0>
+template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
+          bool kSwizzle_ = false>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -58,9 +59,13 @@ struct BwdConfig {
   static constexpr int kMTS = kBlockM / kWarpsMS / 16, kColsS = kBlockN / kWarpsNS;
   using GridKV = WarpGrid<kBlockN, kD, kDv>;
   using GridQ = WarpGrid<kBlockM, kD>;
-  static constexpr int kPitchQ = Pitch<kD>::value;
-  static constexpr int kPitchV = Pitch<kDv>::value;
-  static constexpr int kPitchS = Pitch<kBlockN>::value;
+  // Every tile swizzled instead of padded (swizzle.h): a tuning variant until measured (session 12
+  // run 4: the padded Q/dO cp.async stores cost 2.6x their ideal shared wavefronts, 6% of the
+  // kernel's). Tiers whose warp blocks start on power-of-two chunk pairs: head_dim 64, 128, 256.
+  static constexpr bool kSwizzle = kSwizzle_;
+  static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
+  static constexpr int kPitchV = kSwizzle ? kDv : Pitch<kDv>::value;
+  static constexpr int kPitchS = kSwizzle ? kBlockN : Pitch<kBlockN>::value;
   static constexpr int kSmemK = kBlockN * kPitchQ;
   static constexpr int kSmemV = kBlockN * kPitchV;
   static constexpr int kSmemQ = kBlockM * kPitchQ;
@@ -100,6 +105,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if (kNTQ % d == 0 && 4 * (kMTKV * (kNTK + kNTV) + kMTQ * d) <= 160) best = d;
     return best;
   }();
+  static_assert(!C::kSwizzle || (kD % 64 == 0 && kDv % 64 == 0 && kBlockN % 64 == 0 && swz_pow2(kNTS) &&
+                                  swz_pow2(kNTQC / 2) && (GQ::kCols1 / 16) % (kNTQC / 2) == 0 &&
+                                  swz_pow2(kMTKV) && swz_pow2(kColsK / 16) && swz_pow2(kColsV / 16)),
+                "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs (tile.h: lane_base)");
   const FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem[];
   T* sK = reinterpret_cast<T*>(smem);
@@ -137,9 +146,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   const int64_t k_off = b * p.k.batch_stride + (seq.row_begin_k + n0) * p.k.row_stride + hk * p.k.head_stride;
   const int64_t v_off = b * p.v.batch_stride + (seq.row_begin_k + n0) * p.v.row_stride + hk * p.v.head_stride;
-  load_tile<kBlockN, kD, C::kThreads>(sK, static_cast<const T*>(p.k.data) + k_off, p.k.row_stride, cols,
+  constexpr bool kSwz = C::kSwizzle;
+  load_tile<kBlockN, kD, C::kThreads, kSwz>(sK, static_cast<const T*>(p.k.data) + k_off, p.k.row_stride, cols,
                                       p.head_dim, p.aligned);
-  load_tile<kBlockN, kDv, C::kThreads>(sV, static_cast<const T*>(p.v.data) + v_off, p.v.row_stride, cols,
+  load_tile<kBlockN, kDv, C::kThreads, kSwz>(sV, static_cast<const T*>(p.v.data) + v_off, p.v.row_stride, cols,
                                        p.head_dim_v, p.aligned);
 
   using Step = QueryWalk::Step;
@@ -153,8 +163,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                   (seq.row_begin_q + m0) * p.q.row_stride + t.h * p.q.head_stride;
     const T* gdO = static_cast<const T*>(bp.dout.data) + b * bp.dout.batch_stride +
                    (seq.row_begin_q + m0) * bp.dout.row_stride + t.h * bp.dout.head_stride;
-    load_tile<kBlockM, kD, C::kThreads>(sQ0 + st * C::kSmemQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
-    load_tile<kBlockM, kDv, C::kThreads>(sdO0 + st * C::kSmemdO, gdO, bp.dout.row_stride, rows, p.head_dim_v,
+    load_tile<kBlockM, kD, C::kThreads, kSwz>(sQ0 + st * C::kSmemQ, gQ, p.q.row_stride, rows, p.head_dim, p.aligned);
+    load_tile<kBlockM, kDv, C::kThreads, kSwz>(sdO0 + st * C::kSmemdO, gdO, bp.dout.row_stride, rows, p.head_dim_v,
                                          p.aligned);
     if (tid < 2 * kBlockM) {
       const int r = tid % kBlockM;
@@ -194,9 +204,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     float acc_s[kMTS][kNTS][4], acc_dp[kMTS][kNTS][4];
     zero(acc_s);
     zero(acc_dp);
-    warp_gemm_ss<kMTS, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ>(
+    warp_gemm_ss<kMTS, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ, kSwz>(
         acc_s, sQ + srow0 * C::kPitchQ, sK + scol0 * C::kPitchQ, lane);
-    warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV>(
+    warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
         acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
 
     // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot), to
@@ -265,8 +275,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               pv[e] = pd;
               dsv[e] = kExtras ? pr * (dp - dsum) * grad : pr * (dp - dsum);
             }
-            *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
-            *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
+            if constexpr (kSwz) {
+              // The row's first pair (swz_offset) with n-tile nt's chunk XORed in (scol0 / 8 is a
+              // multiple of kNTS, a power of two: swz_store_offset).
+              const int at = swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS);
+              *reinterpret_cast<uint32_t*>(sP + at) = prim::pack2(pv[0], pv[1], T());
+              *reinterpret_cast<uint32_t*>(sdS + at) = prim::pack2(dsv[0], dsv[1], T());
+            } else {
+              *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
+              *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
+            }
           }
         }
     };
@@ -314,8 +332,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
       float acc_dq[kMTQ][kNTQC][4];
       zero(acc_dq);
-      warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-          acc_dq, sdS + q_row0 * C::kPitchS, sK + q_col0 + qc * kNTQC * 8, lane);
+      if constexpr (kSwz)  // K's columns from q_col0 + qc kNTQC 8: a multiple of 16 kNTQC / 2 pairs
+        warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
+            acc_dq, sdS + q_row0 * C::kPitchS, sK, lane, 0, q_col0 + qc * kNTQC * 8);
+      else
+        warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+            acc_dq, sdS + q_row0 * C::kPitchS, sK + q_col0 + qc * kNTQC * 8, lane);
       // Column pairs (tq, tq + 1) of every n-tile, one red.global.add.v2.f32 each on sm_90
       // (8-byte aligned: dq_accum_dim is even). For an odd head_dim a pair's second column is
       // padding, where K is zero-filled, so it adds 0 inside the row. (Four columns per
@@ -351,10 +373,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if (tid == 0) atomicAdd(bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block, 1);
     }
 
-    warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
-        acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane);
-    warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-        acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
+    if constexpr (kSwz) {  // P^T's columns from kv_row0 (kMTKV pairs a warp), dO's / Q's from kv_wc kCols
+      warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV, true>(
+          acc_dv, sP, sdO, lane, kv_row0, kv_wc * kColsV);
+      warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
+          acc_dk, sdS, sQ, lane, kv_row0, kv_wc * kColsK);
+    } else {
+      warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
+          acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane);
+      warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+          acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
+    }
     if (stages == 1 && s + 1 < steps) {
       __syncthreads();  // the one stage's Q, dO, LSE, D are free
       load_step(next(cur), 0);

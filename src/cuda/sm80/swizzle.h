@@ -31,4 +31,12 @@ FA_HD uint32_t swz_lane_base(int row, int chunk, int cols) {
 FA_HD constexpr uint32_t swz_xor(int j) { return uint32_t(32 * (j % 4)); }
 FA_HD constexpr uint32_t swz_imm(int row0, int j, int cols) { return uint32_t(row0 * cols * 2 + (j / 4) * 128); }
 
+// Element offset of (r, c + 8 n) when chunk c / 8 is a multiple of a power of two above n (the
+// chunks then add as an XOR inside one segment): a warp's n-tile stores of P and dS, one XOR
+// each from the row's first offset.
+FA_HD int swz_store_offset(int r, int c, int n, int cols) { return swz_offset(r, c, cols) ^ (8 * n); }
+
+// x a power of two (the swizzled GEMMs' column offsets split only at such counts).
+FA_HD constexpr bool swz_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
 }  // namespace flashattn::cuda::sm80

@@ -115,16 +115,20 @@ __device__ __forceinline__ int lane_offset(int lane, int pitch) {
   return (r + (i % 2) * 8) * pitch + (i / 2) * 8;  // kBKMajor
 }
 
-// The lane's ldmatrix base address in a tile whose block (0, 0) starts at `s` (a row that is a
-// multiple of 8): padded, pitch elements a row; or swizzled, kCols columns (swizzle.h).
+// The lane's ldmatrix base address in a tile whose block (0, 0) starts at row `s` (a multiple
+// of 8), column col0 (a multiple of 16): padded, pitch elements a row; or swizzled, kCols
+// columns (swizzle.h), where col0 / 16 must have no bit in common with the chunk pairs j the
+// GEMM then adds (a multiple of their power-of-two count), so that pair col0 / 16 + j is
+// col0 / 16 ^ j and its XOR splits in two.
 template <Operand kOp, int kPitch, bool kSwz, typename T>
-__device__ __forceinline__ uint32_t lane_base(const T* s, int lane) {
+__device__ __forceinline__ uint32_t lane_base(const T* s, int lane, int col0) {
   if constexpr (kSwz) {
     int row, chunk;
     lane_row_chunk<kOp>(lane, &row, &chunk);
-    return prim::cvta_shared(s) + swz_lane_base(row, chunk, kPitch);
+    const int u = col0 / 16;
+    return prim::cvta_shared(s) + ((swz_lane_base(row, chunk, kPitch) ^ swz_xor(u)) + uint32_t(u / 4) * 128);
   } else {
-    return prim::cvta_shared(s + lane_offset<kOp>(lane, kPitch));
+    return prim::cvta_shared(s + lane_offset<kOp>(lane, kPitch) + col0);
   }
 }
 
@@ -139,14 +143,15 @@ __device__ __forceinline__ uint32_t block_addr(uint32_t base, int rows, int j) {
 // acc[MT][NT] += A (MT*16 x K) * B (K x NT*8), both in shared memory.
 //   sA: kARowMajor -> &A[m0][k0] of a [m][k] tile; kATransposed -> &S[k0][m0] of a [k][m] tile.
 //   sB: kBNMajor  -> &B[n0][k0] of a [n][k] tile;  kBKMajor    -> &S[k0][n0] of a [k][n] tile.
-// kSwz: both tiles swizzled (kPitch = their columns; the pointers' columns at 0, rows at a
-// multiple of 8).
+// kSwz: both tiles swizzled (kPitch = their columns; sA, sB at a row that is a multiple of 8,
+// their first columns a_col0, b_col0 as lane_base requires).
 template <int MT, int NT, int K, Operand kA, Operand kB, int kPitchA, int kPitchB, bool kSwz = false, typename T>
-__device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* sA, const T* sB, int lane) {
+__device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* sA, const T* sB, int lane,
+                                             int a_col0 = 0, int b_col0 = 0) {
   static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
   static_assert(K % 16 == 0, "K must be whole mma k-steps");
-  const uint32_t a_base = lane_base<kA, kPitchA, kSwz>(sA, lane);
-  const uint32_t b_base = lane_base<kB, kPitchB, kSwz>(sB, lane);
+  const uint32_t a_base = lane_base<kA, kPitchA, kSwz>(sA, lane, a_col0);
+  const uint32_t b_base = lane_base<kB, kPitchB, kSwz>(sB, lane, b_col0);
 #pragma unroll
   for (int kk = 0; kk < K / 16; ++kk) {
     uint32_t a[MT][4];
@@ -176,7 +181,7 @@ template <int MT, int NT, int K, Operand kB, int kPitchB, bool kSwz = false, typ
 __device__ __forceinline__ void warp_gemm_rs(float (&acc)[MT][NT][4], const uint32_t (&a)[MT][K / 16][4],
                                              const T* sB, int lane) {
   static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
-  const uint32_t b_base = lane_base<kB, kPitchB, kSwz>(sB, lane);
+  const uint32_t b_base = lane_base<kB, kPitchB, kSwz>(sB, lane, 0);
 #pragma unroll
   for (int kk = 0; kk < K / 16; ++kk) {
 #pragma unroll

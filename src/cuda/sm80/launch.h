@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "cuda/sm80/bwd_kernel.h"
@@ -48,6 +49,11 @@ inline int device_smem_optin() {
 template <typename T, typename C, bool kExtras>
 void launch_bwd_config(BwdParams p, cudaStream_t stream, int smem_optin = 0) {
   static_assert(C::kBlockM % 64 == 0, "semaphores are sized for query blocks of 64");
+  // The kernel's blocked dQ addresses assume rows of its own head_dim tier (run_backward sets
+  // dq_blocked only then; every caller passes the tier as dq_accum_dim).
+  if (p.dq_blocked && p.dq_accum_dim != C::kD)
+    throw CudaError("flashattn: internal error: dq_blocked with a dq workspace of " + std::to_string(p.dq_accum_dim) +
+                    " columns for tier " + std::to_string(C::kD));
   p.num_n_blocks = (p.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
   const int64_t blocks = int64_t(p.num_n_blocks) * p.fwd.batch * p.fwd.num_heads_kv;
   if (blocks == 0) return;

@@ -227,6 +227,20 @@ TEST(CudaShapes, Seqlen32768) {
   }
 }
 
+// A shape for the tile-plan tests below: GQA, unequal lengths, partial blocks.
+Spec plan_spec(int head_dim, bool causal, uint64_t seed) {
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = head_dim;
+  s.seqlen_q = 300;
+  s.seqlen_k = 257;
+  s.heads = 4;
+  s.heads_kv = 2;
+  s.causal = causal;
+  s.seed = seed;
+  return s;
+}
+
 // The backward's tile plans for GPUs with less shared memory than the H100/H200
 // (launch.h: BwdPlan, one or two Q/dO stages): an A100's 163 KB and a 99 KB
 // GPU's (RTX 30xx/40xx, L4), simulated with FLASHATTN_SM80_SMEM_LIMIT. Every
@@ -237,17 +251,8 @@ TEST(Cuda, BackwardOnSmallerSharedMemory) {
     setenv("FLASHATTN_SM80_SMEM_LIMIT", limit, 1);
     for (int d : {32, 64, 96, 128})
       for (bool causal : {false, true}) {
-        Spec s;
-        s.dtype = DType::BFloat16;
-        s.head_dim = d;
-        s.seqlen_q = 300;
-        s.seqlen_k = 257;
-        s.heads = 4;
-        s.heads_kv = 2;
-        s.causal = causal;
-        s.seed = uint64_t(d * 3 + causal);
         SCOPED_TRACE(std::string("FLASHATTN_SM80_SMEM_LIMIT=") + limit);
-        check_backward_gpu(s);
+        check_backward_gpu(plan_spec(d, causal, uint64_t(d * 3 + causal)));
       }
     unsetenv("FLASHATTN_SM80_SMEM_LIMIT");
   }
@@ -264,17 +269,8 @@ TEST(Cuda, ForwardOnSmallerSharedMemory) {
       with_env("FLASHATTN_SM80_SMEM_LIMIT", limit, [&] {
         for (int d : {160, 192, 224, 256})
           for (bool causal : {false, true}) {
-            Spec s;
-            s.dtype = DType::BFloat16;
-            s.head_dim = d;
-            s.seqlen_q = 300;
-            s.seqlen_k = 257;
-            s.heads = 4;
-            s.heads_kv = 2;
-            s.causal = causal;
-            s.seed = uint64_t(d * 5 + causal);
             SCOPED_TRACE(std::string("FLASHATTN_SM80_SMEM_LIMIT=") + limit);
-            check_forward_gpu(s, "cuda-sm80");
+            check_forward_gpu(plan_spec(d, causal, uint64_t(d * 5 + causal)), "cuda-sm80");
           }
       });
   });

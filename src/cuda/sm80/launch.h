@@ -29,19 +29,23 @@ void launch_fwd_config(FwdParams p, cudaStream_t stream) {
   check(cudaGetLastError(), "launch fwd_kernel");
 }
 
-// Opt-in shared memory per block of the current device, for the backward's tile plan. Test knob:
-// FLASHATTN_SM80_SMEM_LIMIT=<bytes> lowers it, so that an H100/H200 runs the plans of an A100
-// (166912) or of a 99 KB GPU (101376) — tests/cuda/test_cuda.cc, Cuda.BackwardOnSmallerSharedMemory.
-inline int device_smem_optin() {
-  int dev = 0, optin = 0;
+// A shared-memory attribute of the current device, lowered by the test knob
+// FLASHATTN_SM80_SMEM_LIMIT=<bytes per block> (plus `reserve`, what the attribute counts beyond
+// a block's own), so that an H100/H200 runs the tile plans of an A100 (166912) or of a 99 KB GPU
+// (101376): tests/cuda/test_cuda.cc, Cuda.BackwardOnSmallerSharedMemory / ForwardOnSmallerSharedMemory.
+inline int device_smem(cudaDeviceAttr attr, int reserve) {
+  int dev = 0, bytes = 0;
   check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&bytes, attr, dev), "cudaDeviceGetAttribute");
   if (const char* limit = std::getenv("FLASHATTN_SM80_SMEM_LIMIT")) {
     const int l = std::atoi(limit);
-    if (l > 0 && l < optin) optin = l;
+    if (l > 0 && l + reserve < bytes) bytes = l + reserve;
   }
-  return optin;
+  return bytes;
 }
+
+// Opt-in shared memory per block (the tile plans below).
+inline int device_smem_optin() { return device_smem(cudaDevAttrMaxSharedMemoryPerBlockOptin, 0); }
 
 // The caller sizes the semaphores with num_m_blocks (query blocks of 64; every configuration's
 // kBlockM is a multiple); the key blocks follow the configuration. Two Q/dO buffers where the
@@ -84,19 +88,10 @@ struct BwdPlan {
                                                                                      : Preferred::kSmemBytes;
 };
 
-// Shared memory of one SM of the current device (the forward's plan below). Under the test knob
-// FLASHATTN_SM80_SMEM_LIMIT the per-block limit plus the 1 KB an SM reserves per block (an A100:
-// 166912 + 1024, an RTX 30xx: 101376 + 1024, as those GPUs report).
-inline int device_smem_per_sm() {
-  int dev = 0, per_sm = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), "cudaDeviceGetAttribute");
-  if (const char* limit = std::getenv("FLASHATTN_SM80_SMEM_LIMIT")) {
-    const int l = std::atoi(limit);
-    if (l > 0 && l + 1024 < per_sm) per_sm = l + 1024;
-  }
-  return per_sm;
-}
+// Shared memory of one SM (the forward's plan below); under the test knob, the per-block limit
+// plus the 1 KB an SM reserves per block (an A100: 166912 + 1024, an RTX 30xx: 101376 + 1024, as
+// those GPUs report).
+inline int device_smem_per_sm() { return device_smem(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 1024); }
 
 // The forward configurations of a tier. Above head_dim 128 the preferred 64 x 64 tile on four
 // warps pays by running two CTAs an SM (H100/H200: 228 KB); where two do not fit (an A100's

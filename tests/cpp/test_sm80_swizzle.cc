@@ -124,5 +124,20 @@ TEST(Sm80Swizzle, CpAsyncPhasesFillOneLine) {
   }
 }
 
+// load_tile's loop: a thread's first row r0 < step (its address from swz_offset), then rows
+// r0 + i step at swz_row_step; every step that divides 8 or is a multiple of it.
+TEST(Sm80Swizzle, RowStepAddresses) {
+  const uint32_t tile = 0x4000;
+  for (int cols : {64, 128, 192, 256})
+    for (int step : {1, 2, 4, 8, 16, 32})
+      for (int r0 = 0; r0 < step; ++r0)
+        for (int c = 0; c < cols; c += 8) {
+          const uint32_t first = tile + uint32_t(swz_offset(r0, c, cols)) * 2;
+          for (int i = 0; r0 + i * step < 128; ++i)
+            ASSERT_EQ(swz_row_step(first, i, step, cols), tile + uint32_t(swz_offset(r0 + i * step, c, cols)) * 2)
+                << "cols " << cols << " step " << step << " r0 " << r0 << " c " << c << " i " << i;
+        }
+}
+
 }  // namespace
 }  // namespace flashattn::test

@@ -43,7 +43,7 @@ struct WarpGrid {
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
 template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
-          bool kSwizzle_ = false>
+          int kSwizzle_ = -1>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -59,10 +59,28 @@ struct BwdConfig {
   static constexpr int kMTS = kBlockM / kWarpsMS / 16, kColsS = kBlockN / kWarpsNS;
   using GridKV = WarpGrid<kBlockN, kD, kDv>;
   using GridQ = WarpGrid<kBlockM, kD>;
-  // Every tile swizzled instead of padded (swizzle.h): a tuning variant until measured (session 12
-  // run 4: the padded Q/dO cp.async stores cost 2.6x their ideal shared wavefronts, 6% of the
-  // kernel's). Tiers whose warp blocks start on power-of-two chunk pairs: head_dim 64, 128, 256.
-  static constexpr bool kSwizzle = kSwizzle_;
+  // dK and dV share the key rows of a warp; their column counts follow each one's head_dim.
+  static constexpr int kMTKV = GridKV::kMT, kColsK = kD / GridKV::kWarpsC, kColsV = kDv / GridKV::kWarpsC;
+  static constexpr int kNTK = kColsK / 8, kNTV = kColsV / 8;
+  // dQ runs in column chunks of kNTQC n-tiles, so that its accumulator beside dK and dV stays
+  // within 160 registers (at head_dim 256 one 64-column block spilled 204 bytes).
+  static constexpr int kNTQC = [] {
+    int best = 2;
+    for (int d = 2; d <= GridQ::kNT; d += 2)
+      if (GridQ::kNT % d == 0 && 4 * (kMTKV * (kNTK + kNTV) + GridQ::kMT * d) <= 160) best = d;
+    return best;
+  }();
+  // Every tile swizzled instead of padded (swizzle.h) where the warp blocks start on power-of-two
+  // chunk pairs (tile.h: lane_base): head_dim 64, 128 and 256. Measured on the H200 at seqlen
+  // 8192 (session 13 run 1, TFLOP/s padded -> swizzled, non-causal / causal): d64 242 -> 252 /
+  // 229 -> 239, d128 274 -> 287 / 252 -> 260, d256 230 -> 247 / 219 -> 240 (the padded tiles'
+  // cp.async stores cost 2.6x their ideal shared wavefronts, session 12 run 4).
+  static constexpr bool kSwizzleFits = kD % 64 == 0 && kDv % 64 == 0 && kBlockN % 64 == 0 &&
+                                       swz_pow2(kColsS / 8) && swz_pow2(kNTQC / 2) &&
+                                       (GridQ::kCols1 / 16) % (kNTQC / 2) == 0 && swz_pow2(kMTKV) &&
+                                       swz_pow2(kColsK / 16) && swz_pow2(kColsV / 16);
+  static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kSwizzleFits;
+  static_assert(!kSwizzle || kSwizzleFits, "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
   static constexpr int kPitchV = kSwizzle ? kDv : Pitch<kDv>::value;
   static constexpr int kPitchS = kSwizzle ? kBlockN : Pitch<kBlockN>::value;
@@ -92,23 +110,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   constexpr int kMTS = C::kMTS, kNTS = C::kColsS / 8;
   using GKV = typename C::GridKV;
   using GQ = typename C::GridQ;
-  // dK and dV share the key rows of a warp; their column counts follow each one's head_dim.
-  constexpr int kMTKV = GKV::kMT, kColsK = kD / GKV::kWarpsC, kColsV = kDv / GKV::kWarpsC;
-  constexpr int kNTK = kColsK / 8, kNTV = kColsV / 8;
+  constexpr int kMTKV = C::kMTKV, kColsK = C::kColsK, kColsV = C::kColsV;
+  constexpr int kNTK = C::kNTK, kNTV = C::kNTV;
   static_assert(kColsK % 16 == 0 && kColsV % 16 == 0, "dK/dV warp columns: whole n-tile pairs");
   constexpr int kMTQ = GQ::kMT, kNTQ = GQ::kNT;
-  // dQ runs in column chunks of kNTQC n-tiles, so that its accumulator beside dK and dV stays
-  // within 160 registers (at head_dim 256 one 64-column block spilled 204 bytes).
-  constexpr int kNTQC = [] {
-    int best = 2;
-    for (int d = 2; d <= kNTQ; d += 2)
-      if (kNTQ % d == 0 && 4 * (kMTKV * (kNTK + kNTV) + kMTQ * d) <= 160) best = d;
-    return best;
-  }();
-  static_assert(!C::kSwizzle || (kD % 64 == 0 && kDv % 64 == 0 && kBlockN % 64 == 0 && swz_pow2(kNTS) &&
-                                  swz_pow2(kNTQC / 2) && (GQ::kCols1 / 16) % (kNTQC / 2) == 0 &&
-                                  swz_pow2(kMTKV) && swz_pow2(kColsK / 16) && swz_pow2(kColsV / 16)),
-                "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs (tile.h: lane_base)");
+  constexpr int kNTQC = C::kNTQC;
   const FwdParams& p = bp.fwd;
   extern __shared__ __align__(16) unsigned char smem[];
   T* sK = reinterpret_cast<T*>(smem);

@@ -18,7 +18,7 @@ namespace flashattn::cuda::sm80 {
 // for bench/gpu/tune_sm80.cu, which times alternatives side by side (sizes: 0 = the tier
 // default; the two switches: -1 = the tier default, 0 off, 1 on).
 template <int kD_, int kDv_, int kNWarpsOverride = 0, int kBlockNOverride = 0, int kFusedScale_ = -1,
-          int kBlockMOverride = 0, int kSkipRescale_ = -1, bool kSwizzle_ = false>
+          int kBlockMOverride = 0, int kSkipRescale_ = -1, int kSwizzle_ = -1>
 struct FwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -44,10 +44,11 @@ struct FwdConfig {
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
   // per score (session 12 run 2, seqlen 8192: head_dim 64 316 -> 331 TFLOP/s, 256 325 -> 330).
   static constexpr bool kFusedScale = kFusedScale_ >= 0 ? kFusedScale_ == 1 : true;
-  // Q, K and V tiles swizzled instead of padded (swizzle.h): a tuning variant until measured
-  // (bench/NOTES.md session 12: the padded tiles' cp.async stores cost 2.6x their ideal shared
-  // wavefronts in the backward's profile; prediction +1-3% at head_dim 128).
-  static constexpr bool kSwizzle = kSwizzle_;
+  // Q, K and V tiles swizzled instead of padded (swizzle.h) where head_dim and head_dim_v are
+  // multiples of 64 (the padded tiles' cp.async stores cost 2.6x their ideal shared wavefronts,
+  // session 12 run 4). Measured on the H200 at seqlen 8192 (session 13 run 1, TFLOP/s padded ->
+  // swizzled, non-causal / causal): d64 331 -> 339 / 308 -> 316, d128 329 -> 340 / 293 -> 299.
+  static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kD % 64 == 0 && kDv % 64 == 0;
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;

@@ -38,6 +38,14 @@ FA_HD constexpr uint32_t swz_imm(int row0, int j, int cols) { return uint32_t(ro
 // each from the row's first offset.
 FA_HD int swz_store_offset(int r, int c, int n, int cols) { return swz_offset(r, c, cols) ^ (8 * n); }
 
+// Byte address of row r0 + step i, same column, from row r0's address `first` in a swizzled tile
+// (128-byte aligned; r0 < step where step < 8, a power of two): its row % 8 is r0 | (i step % 8),
+// so its chunk is r0's XOR (i step % 8), bits 4-6 of the address; whole rows add. Step a
+// multiple of 8: the XOR is 0. (load_tile: a thread's rows in its cp.async loop.)
+FA_HD constexpr uint32_t swz_row_step(uint32_t first, int i, int step, int cols) {
+  return (first ^ (uint32_t((i * step) % 8) << 4)) + uint32_t(i * step * cols * 2);
+}
+
 // x a power of two (the swizzled GEMMs' column offsets split only at such counts).
 FA_HD constexpr bool swz_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 

@@ -45,7 +45,9 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
       // Each thread copies one fixed column chunk of every (kThreads / kChunks)-th row: one base
       // pointer and one stride, so the copy keeps few registers live in the kernels' main loops.
       constexpr int kRowStep = kThreads / kChunks;
-      static_assert(!kSwz || kRowStep % 8 == 0, "swizzled: a thread's rows keep their row % 8");
+      // Swizzled, a row step below 8 (head_dim 256 on four warps: 4) flips the chunk bits each
+      // step (swizzle.h: swz_row_step).
+      static_assert(!kSwz || kRowStep % 8 == 0 || 8 % kRowStep == 0, "swizzled: row steps divide 8");
       const int r0 = int(threadIdx.x) / kChunks, col = (int(threadIdx.x) % kChunks) * 8;
       const T* src = g + r0 * g_row_stride + col;
       const int64_t step = kRowStep * g_row_stride;
@@ -54,7 +56,8 @@ __device__ __forceinline__ void load_tile(T* s, const T* g, int64_t g_row_stride
 #pragma unroll
       for (int it = 0; it < kRows / kRowStep; ++it) {
         const bool valid = col_ok && r0 + it * kRowStep < rows_valid;
-        prim::cp_async_16(dst + it * kRowStep * kPitch * 2, valid ? src : g, valid ? 16 : 0);
+        const uint32_t at = kSwz ? swz_row_step(dst, it, kRowStep, kCols) : dst + it * kRowStep * kPitch * 2;
+        prim::cp_async_16(at, valid ? src : g, valid ? 16 : 0);
         src += step;
       }
     } else {

@@ -44,11 +44,15 @@ struct FwdConfig {
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
   // per score (session 12 run 2, seqlen 8192: head_dim 64 316 -> 331 TFLOP/s, 256 325 -> 330).
   static constexpr bool kFusedScale = kFusedScale_ >= 0 ? kFusedScale_ == 1 : true;
-  // Q, K and V tiles swizzled instead of padded (swizzle.h) where head_dim and head_dim_v are
-  // multiples of 64 (the padded tiles' cp.async stores cost 2.6x their ideal shared wavefronts,
-  // session 12 run 4). Measured on the H200 at seqlen 8192 (session 13 run 1, TFLOP/s padded ->
-  // swizzled, non-causal / causal): d64 331 -> 339 / 308 -> 316, d128 329 -> 340 / 293 -> 299.
-  static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kD % 64 == 0 && kDv % 64 == 0;
+  // Q, K and V tiles swizzled instead of padded (swizzle.h) at head_dim 64, 128 and 256 (the
+  // padded tiles' cp.async stores cost 2.6x their ideal shared wavefronts, session 12 run 4).
+  // Measured on the H200 at seqlen 8192 (session 13 runs 1-2, TFLOP/s padded -> swizzled,
+  // non-causal / causal): d64 331 -> 339 / 308 -> 316, d128 329 -> 340 / 293 -> 299, d256 329 ->
+  // 346 / 296 -> 317 (the eight-warp 128 x 64 tile of A100s: 287 -> 309); d192 299 -> 297 /
+  // 277 -> 275, so it stays padded. The extras kernel (same config) moved -4% to +4%: dropout
+  // 0.1 d64 -1.5%, d128 +1.5%, d256 +1.7%; softcap d128 -3%, d256 -4%.
+  static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kD % 64 == 0 && kDv % 64 == 0 &&
+                                                                         swz_pow2(kD / 64) && swz_pow2(kDv / 64);
   static constexpr int kMT = kBlockM / (16 * kNWarps);
   static constexpr int kNT = kBlockN / 8;  // n-tiles of S per warp
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;

@@ -1,4 +1,5 @@
-// Swizzled shared-memory tiles of the sm80 path (a tuning variant of the forward until measured):
+// Swizzled shared-memory tiles of the sm80 path (the default at head_dim 64, 128 and 256: fwd_kernel.h
+// FwdConfig, bwd_kernel.h BwdConfig::kSwizzleFits; measured in bench/NOTES.md session 13):
 // rows of `cols` 16-bit elements (cols % 64 == 0) with no pad, the 16-byte chunk w of each
 // 128-byte segment of row r stored at chunk w ^ (r % 8). An 8-lane phase of 16-byte cp.async
 // stores then fills one 128-byte line (the padded tiles' rows, 16 bytes apart mod 128, split 7

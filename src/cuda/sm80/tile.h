@@ -1,7 +1,8 @@
 // Shared-memory tiles and warp-level GEMMs of the sm80 path.
-// A tile is kRows x kCols 16-bit elements, row-major with a row pitch of kCols + 8: the 16-byte
-// pad puts the 8 rows an ldmatrix reads in 8 different 16-byte bank groups for every head_dim
-// tier (pitch = 16 mod 128 bytes, or 80 mod 128), so ldmatrix and cp.async are conflict-free.
+// A tile is kRows x kCols 16-bit elements, row-major, in one of two layouts: padded, a row pitch
+// of kCols + 8 (the 16-byte pad puts the 8 rows an ldmatrix reads in 8 different 16-byte bank
+// groups for every head_dim tier: pitch = 16 mod 128 bytes, or 80 mod 128), or swizzled
+// (swizzle.h: no pad, kCols % 64 == 0; the configs choose it where it fits and measured faster).
 #pragma once
 
 #include <cstdint>

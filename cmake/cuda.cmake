@@ -124,6 +124,9 @@ target_link_libraries(flashattn_gpu_bench PRIVATE flashattn CUDA::cudart)
 # Tile-shape tuning (bench/gpu/tune_sm80.cu): each variant gets its own translation unit so
 # they compile in parallel. Off by default; tools/gpu-check turns it on.
 option(FLASHATTN_CUDA_TUNING "Build flashattn_tune_sm80, the tile-shape comparison" OFF)
+# A regex on the variant names below keeps only those that match (e.g. "d128" for one tier: keep
+# its default, the baseline of max|diff|); empty: all. tools/gpu-check passes TUNE_FILTER.
+set(FLASHATTN_TUNE_FILTER "" CACHE STRING "Regex: the tuning variants to build (empty: all)")
 if(FLASHATTN_CUDA_TUNING)
   # name | fwd or bwd | head_dim | config (the first of each head_dim and pass is the tier default)
   set(_fa_tune_variants
@@ -164,6 +167,9 @@ if(FLASHATTN_CUDA_TUNING)
     list(GET _parts 1 _dir)
     list(GET _parts 2 _d)
     list(GET _parts 3 _cfg)
+    if(FLASHATTN_TUNE_FILTER AND NOT _name MATCHES "${FLASHATTN_TUNE_FILTER}")
+      continue()
+    endif()
     if(_dir STREQUAL "bwd")
       set(_bwd true)
     else()

@@ -5,6 +5,9 @@ Each variant runs build-*/bin/flashattn_gpu_bench with its environment on the sa
 the standard shapes of shared/ANCHORS.md: batch * seqlen = 16384, model dim 2048); cuDNN runs
 through torch SDPA's CUDNN_ATTENTION backend in this process (CUDA events, warm-up, median).
 Prints one markdown table (TFLOP/s, and each variant's ratio to cuDNN) and writes a JSON.
+--rounds N runs the variants N times round-robin (A B C A B C ...) and reports each one's median
+with its range: on the H200 one shape's TFLOP/s moves by 4-7% between runs of the same binary
+(bench/NOTES.md session 13), so an A/B below ~5% needs rounds.
 
     python3 bench/gpu/sm90_variants.py --bench build-gpu/bin/flashattn_gpu_bench \
         --variants "default:;persistent:FLASHATTN_SM90_PERSISTENT=1" --shapes 128,8192,0;64,2048,1
@@ -12,6 +15,7 @@ Prints one markdown table (TFLOP/s, and each variant's ratio to cuDNN) and write
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -69,6 +73,7 @@ def main():
     ap.add_argument("--shapes", default="64,2048,0;64,8192,0;128,2048,0;128,8192,0;256,8192,0;128,2048,1;128,16384,1",
                     help="HEAD_DIM,SEQLEN,CAUSAL[,SEQLEN_K,GROUP,BATCH];... (flashattn_gpu_bench's format)")
     ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=1, help="round-robin repeats of every variant (median reported)")
     ap.add_argument("--no-cudnn", action="store_true")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
@@ -78,11 +83,22 @@ def main():
         name, _, envs = item.partition(":")
         env = dict(kv.split("=", 1) for kv in envs.split(",") if kv)
         variants.append((name, env))
-    results = {}
-    for name, env in variants:  # progress as it goes (a run cut short still says something)
-        results[name] = run_ours(args.bench, shapes, env, args.iters)
-        print("%s: %s" % (name, ", ".join("%s %.1f" % (",".join(map(str, k)), v[0])
-                                           for k, v in sorted(results[name].items()))), flush=True)
+    runs = {name: [] for name, _ in variants}  # name -> one {key: (tflops, path)} a round
+    for r in range(max(1, args.rounds)):
+        for name, env in variants:  # progress as it goes (a run cut short still says something)
+            runs[name].append(run_ours(args.bench, shapes, env, args.iters))
+            print("%s%s: %s" % (name, " (round %d)" % (r + 1) if args.rounds > 1 else "",
+                                ", ".join("%s %.1f" % (",".join(map(str, k)), v[0])
+                                          for k, v in sorted(runs[name][-1].items()))), flush=True)
+
+    def spread(name, key):
+        """(median, min, max, path) of a variant's TFLOP/s at one shape over its rounds."""
+        vals = sorted(run[key][0] for run in runs[name] if key in run)
+        if not vals:
+            return 0.0, 0.0, 0.0, ""
+        path = next(run[key][1] for run in runs[name] if key in run)
+        return statistics.median(vals), vals[0], vals[-1], path
+
     cudnn = {} if args.no_cudnn else run_cudnn(shapes, args.iters)
     names = [n for n, _ in variants]
     print("| shape (d, seqlen, causal) | " + " | ".join(names) + (" | cuDNN | best / cuDNN" if cudnn else "") + " |")
@@ -90,15 +106,19 @@ def main():
     records = []
     for s in shapes:
         key = shape_key(s)
-        vals = [results[n].get(key, (0.0, ""))[0] for n in names]
-        row = "| %s | " % s + " | ".join("%.1f" % v for v in vals)
+        stats = [spread(n, key) for n in names]
+        vals = [m for m, _, _, _ in stats]
+        if args.rounds > 1:
+            row = "| %s | " % s + " | ".join("%.1f (%.0f-%.0f)" % (m, lo, hi) for m, lo, hi, _ in stats)
+        else:
+            row = "| %s | " % s + " | ".join("%.1f" % v for v in vals)
         if cudnn:
             row += " | %.1f | %.2f" % (cudnn[key], max(vals) / cudnn[key]) if key in cudnn else " | - | -"
         print(row + " |")
-        for n in names:
-            t, path = results[n].get(key, (0.0, ""))
+        for n, (t, _, _, path) in zip(names, stats):
             records.append({"variant": n, "env": dict(variants)[n], "head_dim": key[0], "seqlen": key[1],
-                            "causal": bool(key[2]), "seqlen_k": key[3], "heads_kv": key[4], "tflops": t, "path": path})
+                            "causal": bool(key[2]), "seqlen_k": key[3], "heads_kv": key[4], "tflops": t, "path": path,
+                            "rounds": [run[key][0] for run in runs[n] if key in run]})
         if key in cudnn:
             records.append({"variant": "cudnn", "head_dim": key[0], "seqlen": key[1], "causal": bool(key[2]),
                             "tflops": cudnn[key]})

@@ -147,14 +147,17 @@ if(FLASHATTN_CUDA_TUNING)
       "fwd d256 w8 m128 swizzle|fwd|256|FwdConfig<256, 256, 8, 64, 0, 128, 0>"
       "bwd d64 default|bwd|64|BwdConfig<64, 64, 128, 0, 128>"
       "bwd d64 padded|bwd|64|BwdConfig<64, 64, 128, 0, 128, 0>"
+      "bwd d64 stmatrix|bwd|64|BwdConfig<64, 64, 128, 0, 128, -1, 1>"
       "bwd d64 1stage|bwd|64|BwdConfig<64, 64, 128, 1, 128>"
       "bwd d128 default|bwd|128|BwdConfig<128, 128>"
       "bwd d128 padded|bwd|128|BwdConfig<128, 128, 0, 0, 0, 0>"
+      "bwd d128 stmatrix|bwd|128|BwdConfig<128, 128, 0, 0, 0, -1, 1>"
       "bwd d128 1stage|bwd|128|BwdConfig<128, 128, 0, 1>"
       "bwd d128 n64 (99 KB GPUs)|bwd|128|BwdConfig<128, 128, 64>"
       "bwd d128 n64 padded|bwd|128|BwdConfig<128, 128, 64, 0, 0, 0>"
       "bwd d256 default|bwd|256|BwdConfig<256, 256>"
       "bwd d256 padded|bwd|256|BwdConfig<256, 256, 0, 0, 0, 0>"
+      "bwd d256 stmatrix|bwd|256|BwdConfig<256, 256, 0, 0, 0, -1, 1>"
       "bwd d256 1stage|bwd|256|BwdConfig<256, 256, 0, 1>")
   set(_fa_tune_dir ${CMAKE_CURRENT_BINARY_DIR}/tune)
   set(_fa_tune_sources ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/tune_sm80.cu)

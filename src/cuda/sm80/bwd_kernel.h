@@ -43,7 +43,7 @@ struct WarpGrid {
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
 template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
-          int kSwizzle_ = -1>
+          int kSwizzle_ = -1, int kStmatrix_ = -1>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -81,7 +81,13 @@ struct BwdConfig {
                                        (GridQ::kCols1 / 16) % (kNTQC / 2) == 0 && swz_pow2(kMTKV) &&
                                        swz_pow2(kColsK / 16) && swz_pow2(kColsV / 16);
   static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kSwizzleFits;
-  static_assert(!kSwizzle || kSwizzleFits, "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
+  // P and dS to shared memory by stmatrix (sm_90 builds; four 8 x 8 blocks an instruction: 16
+  // stores a thread a step at head_dim 64 instead of 64 STS.32) instead of one 32-bit store a
+  // pair: a tuning variant until measured (session 13 run 4: the d64 backward's MIO-throttle
+  // stalls 0.81 an instruction against FA2's 0.30 at nearly equal instruction counts).
+  static constexpr bool kStmatrix = kStmatrix_ == 1;
+  static_assert(!kSwizzle || kSwizzleFits,
+                "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
   static constexpr int kPitchV = kSwizzle ? kDv : Pitch<kDv>::value;
   static constexpr int kPitchS = kSwizzle ? kBlockN : Pitch<kBlockN>::value;
@@ -154,6 +160,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int64_t k_off = b * p.k.batch_stride + (seq.row_begin_k + n0) * p.k.row_stride + hk * p.k.head_stride;
   const int64_t v_off = b * p.v.batch_stride + (seq.row_begin_k + n0) * p.v.row_stride + hk * p.v.head_stride;
   constexpr bool kSwz = C::kSwizzle;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  constexpr bool kStsm = C::kStmatrix;  // (stmatrix: sm_90+)
+#else
+  constexpr bool kStsm = false;
+#endif
   load_tile<kBlockN, kD, C::kThreads, kSwz>(sK, static_cast<const T*>(p.k.data) + k_off, p.k.row_stride, cols,
                                       p.head_dim, p.aligned);
   load_tile<kBlockN, kDv, C::kThreads, kSwz>(sV, static_cast<const T*>(p.v.data) + v_off, p.v.row_stride, cols,
@@ -235,8 +246,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
       }
       const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
+      // kStsm: this lane's stmatrix row address in P (block (0, 0) of the warp's S block; dS at
+      // the same offset in its tile), ldmatrix's A-operand order (tile.h: lane_base).
+      [[maybe_unused]] const uint32_t sts_base =
+          kStsm ? lane_base<Operand::kARowMajor, C::kPitchS, kSwz>(sP + srow0 * C::kPitchS, lane, scol0) : 0u;
 #pragma unroll
-      for (int mt = 0; mt < kMTS; ++mt)
+      for (int mt = 0; mt < kMTS; ++mt) {
+        [[maybe_unused]] uint32_t pk_p[2][kNTS], pk_ds[2][kNTS];  // kStsm: the packed pairs of both row halves
 #pragma unroll
         for (int hf = 0; hf < 2; ++hf) {
           const int r = srow0 + mt * 16 + gr + hf * 8;
@@ -282,7 +298,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               pv[e] = pd;
               dsv[e] = kExtras ? pr * (dp - dsum) * grad : pr * (dp - dsum);
             }
-            if constexpr (kSwz) {
+            if constexpr (kStsm) {
+              pk_p[hf][nt] = prim::pack2(pv[0], pv[1], T());
+              pk_ds[hf][nt] = prim::pack2(dsv[0], dsv[1], T());
+            } else if constexpr (kSwz) {
               // The row's first pair (swz_offset) with n-tile nt's chunk XORed in (scol0 / 8 is a
               // multiple of kNTS, a power of two: swz_store_offset).
               const int at = swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS);
@@ -294,6 +313,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             }
           }
         }
+        if constexpr (kStsm) {
+          // n-tiles 2 np, 2 np + 1 of both row halves: matrices (rows 0-7 | 8-15) x (columns 0-7 |
+          // 8-15) of the 16 x 16 block at (mt, np), as ldmatrix_x4 would read them back.
+#pragma unroll
+          for (int np = 0; np < kNTS / 2; ++np) {
+            const uint32_t at = block_addr<C::kPitchS, kSwz>(sts_base, mt * 16, np);
+            prim::stmatrix_x4(at, {pk_p[0][2 * np], pk_p[1][2 * np], pk_p[0][2 * np + 1], pk_p[1][2 * np + 1]});
+            prim::stmatrix_x4(at + uint32_t(C::kSmemS) * 2u,
+                              {pk_ds[0][2 * np], pk_ds[1][2 * np], pk_ds[0][2 * np + 1], pk_ds[1][2 * np + 1]});
+          }
+        }
+      }
     };
     const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
     bool hoisted_mod = false;

@@ -68,16 +68,6 @@ __device__ __forceinline__ unsigned char* smem_align1024(unsigned char* smem_raw
   return smem_raw + ((1024u - (smem_addr(smem_raw) & 1023u)) & 1023u);
 }
 
-// stmatrix (sm_90): the warp stores four 8 x 8 matrices of 16-bit elements, register k of each
-// thread holding matrix k in mma's fragment layout (thread t: row t / 4, columns 2 (t % 4), + 1);
-// .trans stores each transposed: lane 8 k + r gives the address of the 16-byte row r of matrix
-// k as stored, which receives the matrix's column r.
-__device__ __forceinline__ void stmatrix_x4_trans(uint32_t addr, const uint32_t (&r)[4]) {
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r[0]),
-               "r"(r[1]), "r"(r[2]), "r"(r[3])
-               : "memory");
-}
-
 // ---- TMA (PTX 9.7.9.25.5.1, cp.async.bulk.tensor) ------------------------------------------
 // Loads the box at coordinates (c0 innermost .. c3) of the tensor map into shared memory and
 // completes `bytes` of transaction on `bar`. Coordinates past the tensor's extent read as zero.

@@ -123,7 +123,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   constexpr int kMTQ = GQ::kMT, kNTQ = GQ::kNT;
   constexpr int kNTQC = C::kNTQC;
   const FwdParams& p = bp.fwd;
-  extern __shared__ __align__(16) unsigned char smem[];
+  // (128-byte aligned: the swizzled tiles XOR address bits 4-6, swizzle.h)
+  extern __shared__ __align__(128) unsigned char smem[];
   T* sK = reinterpret_cast<T*>(smem);
   T* sV = sK + C::kSmemK;
   T* sP = sV + C::kSmemV;

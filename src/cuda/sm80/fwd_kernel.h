@@ -74,7 +74,8 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
   constexpr int kD = C::kD, kDv = C::kDv;
   constexpr int kMT = C::kMT, kNT = C::kNT, kBlockM = C::kBlockM, kBlockN = C::kBlockN;
   constexpr int kNTO = kDv / 8;
-  extern __shared__ __align__(16) unsigned char smem[];
+  // (128-byte aligned: the swizzled tiles XOR address bits 4-6, swizzle.h)
+  extern __shared__ __align__(128) unsigned char smem[];
   T* sQ = reinterpret_cast<T*>(smem);
   T* sK = sQ + C::kSmemQ;
   T* sV = sK + C::kSmemK;

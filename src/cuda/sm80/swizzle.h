@@ -26,8 +26,8 @@ FA_HD int swz_offset(int r, int c, int cols) {
 //   (swz_lane_base ^ swz_xor(j)) + swz_imm(row0, j, cols)
 // (the pair's in-segment bits 5 and 6 meet the lane's row bits in an XOR; bit 4, the lane's
 // chunk, is untouched; whole segments and rows add). The tile must start 128-byte aligned: the
-// sm80 kernels declare no static shared memory, so their dynamic shared memory starts at the
-// block's window offset 0x400 (seen in their SASS), and every tile is a multiple of 128 bytes.
+// sm80 kernels declare their dynamic shared memory __align__(128) (it starts at the block's
+// window offset 0x400, seen in their SASS), and every tile is a multiple of 128 bytes.
 FA_HD uint32_t swz_lane_base(int row, int chunk, int cols) {
   return uint32_t(row * cols * 2 + (((chunk ^ row) & 7) << 4));
 }

@@ -430,14 +430,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   }
   prim::cp_async_wait<0>();
 
-  if constexpr (!kExtras) {  // softmax's scale, left out of the plain kernel's dS (dQ: launch.cu)
-#pragma unroll
-    for (int mt = 0; mt < kMTKV; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < kNTK; ++nt)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc_dk[mt][nt][e] *= p.scale;
-  }
+  // Softmax's scale, left out of the plain kernel's dS (dQ takes it in launch.cu's conversion).
+  if constexpr (!kExtras) scale(acc_dk, p.scale);
   T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0) * bp.dk.row_stride +
            hk * bp.dk.head_stride;
   T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0) * bp.dv.row_stride +

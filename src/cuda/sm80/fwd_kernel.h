@@ -174,12 +174,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
             acc_s[mt][nt][e] = mod.apply_dist(acc_s[mt][nt][e], dist) * kLog2e;
           }
     } else if (kExtras || !C::kFusedScale) {  // fused: a raw dot (scale_log2 > 0 keeps the max)
-#pragma unroll
-      for (int mt = 0; mt < kMT; ++mt)
-#pragma unroll
-        for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc_s[mt][nt][e] *= p.scale_log2;
+      scale(acc_s, p.scale_log2);
     }
     if (!unmasked) {
       // Each row keeps its visible keys (key_range of one row): two 32-bit compares an element.

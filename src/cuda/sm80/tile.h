@@ -203,6 +203,16 @@ __device__ __forceinline__ void warp_gemm_rs(float (&acc)[MT][NT][4], const uint
 }
 
 template <int MT, int NT>
+__device__ __forceinline__ void scale(float (&acc)[MT][NT][4], float f) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] *= f;
+}
+
+template <int MT, int NT>
 __device__ __forceinline__ void zero(float (&acc)[MT][NT][4]) {
 #pragma unroll
   for (int mt = 0; mt < MT; ++mt)

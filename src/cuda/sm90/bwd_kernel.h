@@ -594,7 +594,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const uint32_t sdS_wg = smem_addr(smem + C::kOffdS + (s_ % C::kBuffersdS) * C::kBytesdS + panel * C::kPaneldS) +
                             sds_stmatrix_offset<C>(warp, lane);
 #pragma unroll
-    for (int kk = 0; kk < kBlockM / 16; ++kk) prim::stmatrix_x4_trans(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
+    for (int kk = 0; kk < kBlockM / 16; ++kk) prim::stmatrix_x4<true>(sdS_wg + uint32_t(kk) * 16u * 128u, dsa[kk]);
   };
 
   // kSplitD's step (head_dim 192, 256; roles, bwd_config.h). Warpgroup 0: S^T, P^T (the mask,

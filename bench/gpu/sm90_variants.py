@@ -26,6 +26,7 @@ from gpu_bench import time_ms  # noqa: E402  (CUDA events, warm-up, median)
 def run_ours(bench, shapes, env, iters):
     e = dict(os.environ)
     e.update(env)
+    bench = e.pop("BENCH", bench)  # a variant may name another build's binary (old tree beside)
     out = subprocess.run([bench, "--shapes", ";".join(shapes), "--pass", "fwd", "--iters", str(iters)],
                          env=e, capture_output=True, text=True, timeout=300)
     if out.returncode != 0:
@@ -69,7 +70,8 @@ def run_cudnn(shapes, iters, warmup=5):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", required=True, help="path of flashattn_gpu_bench")
-    ap.add_argument("--variants", default="default:", help="NAME:ENV=V,ENV=V;NAME:...")
+    ap.add_argument("--variants", default="default:",
+                    help="NAME:ENV=V,ENV=V;NAME:... (BENCH=path: that variant runs another build's binary)")
     ap.add_argument("--shapes", default="64,2048,0;64,8192,0;128,2048,0;128,8192,0;256,8192,0;128,2048,1;128,16384,1",
                     help="HEAD_DIM,SEQLEN,CAUSAL[,SEQLEN_K,GROUP,BATCH];... (flashattn_gpu_bench's format)")
     ap.add_argument("--iters", type=int, default=20)

@@ -5,7 +5,7 @@ Each variant runs build-*/bin/flashattn_gpu_bench with its environment on the sa
 the standard shapes of shared/ANCHORS.md: batch * seqlen = 16384, model dim 2048); cuDNN runs
 through torch SDPA's CUDNN_ATTENTION backend in this process (CUDA events, warm-up, median).
 Prints one markdown table (TFLOP/s, and each variant's ratio to cuDNN) and writes a JSON.
---rounds N runs the variants N times round-robin (A B C A B C ...) and reports each one's median
+--rounds N runs the variants N times round-robin (A B C, B C A, ...) and reports each one's median
 with its range: on the H200 one shape's TFLOP/s moves by 4-7% between runs of the same binary
 (bench/NOTES.md session 13), so an A/B below ~5% needs rounds.
 
@@ -87,7 +87,10 @@ def main():
         variants.append((name, env))
     runs = {name: [] for name, _ in variants}  # name -> one {key: (tflops, path)} a round
     for r in range(max(1, args.rounds)):
-        for name, env in variants:  # progress as it goes (a run cut short still says something)
+        # Each round starts one variant later (A B C, B C A, C A B): the first process of a round
+        # runs after the previous round's last, and a fixed order would hand one variant that slot.
+        order = variants[r % len(variants):] + variants[:r % len(variants)]
+        for name, env in order:  # progress as it goes (a run cut short still says something)
             runs[name].append(run_ours(args.bench, shapes, env, args.iters))
             print("%s%s: %s" % (name, " (round %d)" % (r + 1) if args.rounds > 1 else "",
                                 ", ".join("%s %.1f" % (",".join(map(str, k)), v[0])

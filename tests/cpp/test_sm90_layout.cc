@@ -107,17 +107,6 @@ TEST(Sm90Layout, EpilogueTileMatchesTmaSwizzle) {
   EXPECT_TRUE((Fwd90ConfigFor<64>::kStoreO && Fwd90ConfigFor<128>::kStoreO && Fwd90ConfigFor<64, false, 64, 3>::kStoreO));
   EXPECT_FALSE((Fwd90ConfigFor<256>::kStoreO));
   EXPECT_EQ(Fwd90ConfigFor<128>::kOffO % 1024, 0);
-  // Two Q buffers (the tile-boundary overlap) where they fit with two consumer warpgroups; the K/V
-  // ring after them, every buffer on 1024-byte panels.
-  EXPECT_EQ((Fwd90ConfigFor<64>::kQBufs), 2);
-  EXPECT_EQ((Fwd90ConfigFor<96>::kQBufs), 2);
-  EXPECT_EQ((Fwd90ConfigFor<128>::kQBufs), 2);
-  EXPECT_EQ((Fwd90ConfigFor<192>::kQBufs), 1);
-  EXPECT_EQ((Fwd90ConfigFor<256>::kQBufs), 1);
-  EXPECT_EQ((Fwd90ConfigFor<64, false, 64, 3>::kQBufs), 1);
-  EXPECT_EQ((Fwd90ConfigFor<128>::kOffK), 2 * Fwd90ConfigFor<128>::kBytesQ);
-  EXPECT_EQ((Fwd90ConfigFor<128>::kBytesQ % 1024), 0);
-  EXPECT_EQ((Fwd90ConfigFor<128>::kOffBar + Fwd90ConfigFor<128>::kBarBytes), Fwd90ConfigFor<128>::kSmemBytes);
 }
 
 TEST(Sm90Layout, SharedMemoryFitsHopper) {

@@ -19,21 +19,11 @@ struct Fwd90Config {
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
+  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesK;
   // The O tile for the TMA-store epilogue (panels of kBlockM rows like Q), where it fits.
   static constexpr int kBytesO = kPanelsV * kPanelQ;
-  static constexpr int kBytesKV = kStages * (kBytesK + kBytesV);
-  static constexpr int kBarBytesQ1 = (2 + 4 * kStages) * 8 + 1024;  // barriers with one Q buffer; +1024: alignment slack
-  static constexpr bool kStoreO = kBytesQ + kBytesKV + kBytesO + kBarBytesQ1 <= 227 * 1024;
-  // Q buffers: two where they fit beside the K/V ring and the O tile (head_dim 64, 96, 128), so
-  // the producer loads the next tile's Q while this one runs and the consumers issue the next
-  // tile's first S with this tile's last P V (fwd_kernel.h, the tile-boundary overlap); else one.
-  // Three consumer warpgroups (160 registers each) keep one: the overlap's extra live values
-  // spilled in their main loop (ptxas, session 14).
-  static constexpr int kQBufs =
-      kConsumers == 2 && 2 * kBytesQ + kBytesKV + (kStoreO ? kBytesO : 0) + kBarBytesQ1 + 16 <= 227 * 1024 ? 2 : 1;
-  // Barriers: Q full/empty per Q buffer, K/V full/empty per stage; +1024: alignment slack.
-  static constexpr int kBarBytes = (2 * kQBufs + 4 * kStages) * 8 + 1024;
-  static constexpr int kOffK = kQBufs * kBytesQ, kOffV = kOffK + kStages * kBytesK;
+  static constexpr int kBarBytes = (2 + 4 * kStages) * 8 + 1024;  // barriers: Q full/empty, K/V full/empty per stage; +1024: alignment slack
+  static constexpr bool kStoreO = kOffV + kStages * kBytesV + kBytesO + kBarBytes <= 227 * 1024;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
   static constexpr int kSmemBytes = kOffBar + kBarBytes;

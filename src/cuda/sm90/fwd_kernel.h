@@ -17,7 +17,6 @@
 #include <cuda.h>
 
 #include <cmath>
-#include <type_traits>
 
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
@@ -62,10 +61,6 @@ struct FwdParams90 {
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
   // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
   int pack = 1;
-  // Tile-boundary overlap where the tier has two Q buffers (Fwd90Config::kQBufs): the next tile's
-  // first S issued with this tile's last P V, the epilogue after (FLASHATTN_SM90_TILE_OVERLAP=0:
-  // the tile's last P V alone, then its epilogue, as before session 14).
-  int tile_overlap = 1;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
@@ -88,10 +83,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
   unsigned char* smem = smem_align1024(smem_raw);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
-  constexpr int kQBufs = C::kQBufs;
-  uint64_t* q_full = bar;           // per Q buffer
-  uint64_t* q_empty = bar + kQBufs;  // per Q buffer: it may be overwritten (a later tile's Q)
-  uint64_t* k_full = bar + 2 * kQBufs;
+  uint64_t* q_full = bar;
+  uint64_t* q_empty = bar + 1;  // Q may be overwritten (the next tile's)
+  uint64_t* k_full = bar + 2;
   uint64_t* v_full = k_full + kStages;
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
@@ -150,10 +144,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
 
   if (threadIdx.x == 0) {
-    for (int qb = 0; qb < kQBufs; ++qb) {
-      mbar_init(q_full + qb, 1);
-      mbar_init(q_empty + qb, C::kConsumers);  // one arrival per consumer warpgroup
-    }
+    mbar_init(q_full, 1);
+    mbar_init(q_empty, C::kConsumers);  // one arrival per consumer warpgroup
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
       mbar_init(v_full + s, 1);
@@ -179,14 +171,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       for (int64_t r = 0; r < rounds; ++r) {
         const int64_t t = tile_of(r);
         if (t >= num_tiles || !load_tile(t)) continue;
-        // Q buffer tiles % kQBufs: the consumers are done with the Q it held kQBufs tiles ago.
-        const int qbuf = tiles % kQBufs;
-        if (tiles >= kQBufs) mbar_wait_idle(q_empty + qbuf, (tiles / kQBufs - 1) & 1);
+        if (tiles > 0) mbar_wait_idle(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
         ++tiles;
-        mbar_arrive_expect_tx(q_full + qbuf, C::kBytesQ);
+        mbar_arrive_expect_tx(q_full, C::kBytesQ);
 #pragma unroll
         for (int pn = 0; pn < C::kPanels; ++pn)
-          tma_load_4d(smem + qbuf * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + qbuf, pn * 64, q_row, h, qb);
+          tma_load_4d(smem + pn * C::kPanelQ, &P.tma_q, q_full, pn * 64, q_row, h, qb);
         // Key blocks from the last to the first: the masked diagonal block comes first.
         for (int i = 0; i < n_count; ++i, ++it) {
           const int n = n_hi - 1 - i;
@@ -233,18 +223,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   float acc_o[kNO];
   float row_max[2], row_sum[2];  // row_max in log2 units
 
-  // This warpgroup's 64 rows of Q buffer qbuf.
-  const uint32_t sQ0 = smem_addr(smem) + uint32_t(cw) * 64u * 128u;
-  auto sq_of = [&](int qbuf) { return sQ0 + uint32_t(qbuf * C::kBytesQ); };
+  const uint32_t sQ = smem_addr(smem) + uint32_t(cw) * 64u * 128u;  // this warpgroup's 64 rows
 
-  // Key blocks are counted over all tiles of this CTA as in the producer: block j (of the ring)
-  // sits in stage j % kStages. Within a tile, block i (relative) is key block n_hi - 1 - i.
-  auto stage_of = [&](int j) { return j % kStages; };
-  auto phase_of = [&](int j) { return uint32_t(j / kStages) & 1u; };
-  // S_j = Q K_j^T, issued (asynchronous until the next wgmma_wait).
-  auto issue_s = [&](int j, uint32_t sQ, float (&s)[kNS]) {
-    const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(j) * C::kBytesK);
-    mbar_wait(k_full + stage_of(j), phase_of(j));
+  // The steps of the tile's key block i (block n_hi - 1 - i; it0 + i over all tiles of this CTA
+  // picks the ring stage, as in the producer).
+  int it0 = 0;
+  auto stage_of = [&](int i) { return (it0 + i) % kStages; };
+  auto phase_of = [&](int i) { return uint32_t((it0 + i) / kStages) & 1u; };
+  // S_i = Q K_i^T, issued (asynchronous until the next wgmma_wait).
+  auto issue_s = [&](int i, float (&s)[kNS]) {
+    const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(i) * C::kBytesK);
+    mbar_wait(k_full + stage_of(i), phase_of(i));
     reg_fence(s);  // earlier ordinary reads of these registers stay before the fence
     wgmma_fence();
 #pragma unroll
@@ -252,11 +241,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       Wgmma<kBlockN, T, 0>::ss(s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
     wgmma_commit();
   };
-  // O += P_j V_j, issued; P_j is in pa.
+  // O += P_i V_i, issued; P_i is in pa.
   uint32_t pa[kBlockN / 16][4];
-  auto issue_pv = [&](int j) {
-    const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(j) * C::kBytesV);
-    mbar_wait(v_full + stage_of(j), phase_of(j));
+  auto issue_pv = [&](int i) {
+    const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(i) * C::kBytesV);
+    mbar_wait(v_full + stage_of(i), phase_of(i));
     // Ordinary writes of the registers the wgmma reads (the rescaled O, the packed P) must come
     // before wgmma.fence: the register fences keep the compiler from sinking them past it.
     reg_fence(acc_o);
@@ -266,16 +255,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kDv, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
     wgmma_commit();
   };
-  // K_j has been read (S_j complete); after the tile's last S, its Q buffer too: the producer may
-  // load a later tile's Q there while this one's last P V and epilogue run.
-  auto release_k = [&](int j, bool last_of_tile, int qbuf) {
+  // K_i has been read (S_i complete); after the tile's last S, Q too: the producer may load the
+  // next tile's Q while this one's last P V and epilogue run.
+  auto release_k = [&](int i) {
     if (tid == 0) {
-      mbar_arrive(k_empty + stage_of(j));
-      if (last_of_tile) mbar_arrive(q_empty + qbuf);
+      mbar_arrive(k_empty + stage_of(i));
+      if (i == n_count - 1) mbar_arrive(q_empty);
     }
   };
-  auto release_v = [&](int j) {
-    if (tid == 0) mbar_arrive(v_empty + stage_of(j));
+  auto release_v = [&](int i) {
+    if (tid == 0) mbar_arrive(v_empty + stage_of(i));
   };
   // Dropout's keep bits of key block i for this thread's two rows (bit 2 t + e of word t / 16:
   // column pair t, column e of it), drawn between S_i's issue and its wait, where the tensor
@@ -390,18 +379,84 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
   };
 
-  // Epilogue of a finished tile: normalize, write LSE (natural log) and O (rows of its sequence
-  // only): straight from registers, or into this warpgroup's 64 rows of the O tile and out with
-  // TMA stores (which leave rows and columns past the tensor's extent alone). What it needs of
-  // the tile is kept in a Done: the next tile's fields are loaded before it runs.
-  struct Done {
-    int b, h, m0, rows;
-    int row_q0;  // the sequence's first row (varlen; total_q < 2^31: launch.cu)
-    float row_max[2], row_sum[2];
+  float acc_s[kNS];
+  float alpha[2];
+  // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
+  // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
+  // product has landed.
+  // Ping-pong: the consumer warpgroups take turns issuing their GEMMs (n_count + 1 issues a
+  // tile each), in the order 0, 1, (2,) 0, ...: warpgroup cw waits on named barrier 1 + cw (256
+  // threads: its own sync and its predecessor's arrival) and hands over to its successor. The
+  // last warpgroup arrives once up front so that warpgroup 0 goes first; after the last tile
+  // warpgroup 0 takes the turn handed to it last, so no barrier phase stays open.
+  const bool pingpong = P.pingpong != 0;
+  auto my_turn = [&] {
+    if (pingpong) named_bar_sync(1 + cw, 256);
   };
-  const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
-  const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
-  auto epilogue = [&](const Done& d) {
+  auto hand_over = [&] {
+    if (pingpong) named_bar_arrive(1 + (cw + 1) % C::kConsumers, 256);
+  };
+  if (pingpong && cw == C::kConsumers - 1) named_bar_arrive(1, 256);
+
+  int tiles = 0;
+  for (int64_t r = 0; r < rounds; ++r) {
+    const int64_t t = tile_of(r);
+    if (t >= num_tiles || !load_tile(t)) continue;
+    if constexpr (kExtras) {
+      mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+      mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+    }
+    bh_dropout = uint64_t(b) * p.num_heads + h;  // (extras: pack is 1)
+#pragma unroll
+    for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
+    row_max[0] = row_max[1] = -INFINITY;
+    row_sum[0] = row_sum[1] = 0.0f;
+    mbar_wait(q_full, tiles & 1);
+
+    if (n_count > 0) {
+      my_turn();
+      issue_s(0, acc_s);
+      hand_over();
+      draw_keep(0);
+      wgmma_wait<0>();
+      reg_fence(acc_s);
+      release_k(0);
+      softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
+      pack_p(acc_s);
+    }
+    for (int i = 1; i < n_count; ++i) {
+      my_turn();
+      issue_s(i, acc_s);
+      issue_pv(i - 1);
+      hand_over();
+      draw_keep(i);
+      wgmma_wait<1>();  // S_i complete (P_{i-1} V_{i-1} may still run)
+      reg_fence(acc_s);
+      release_k(i);
+      softmax(i, acc_s, alpha);
+      wgmma_wait<0>();
+      reg_fence(acc_o);
+      release_v(i - 1);
+      if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
+      pack_p(acc_s);
+    }
+    if (n_count > 0) {
+      my_turn();
+      issue_pv(n_count - 1);
+      hand_over();
+      wgmma_wait<0>();
+      reg_fence(acc_o);
+      release_v(n_count - 1);
+    }
+    if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
+    ++tiles;
+    it0 += n_count;
+
+    // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only): straight
+    // from registers, or into this warpgroup's 64 rows of the O tile and out with TMA stores
+    // (which leave rows and columns past the tensor's extent alone).
+    const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+    const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
     const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
     if (store_o) {
       if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
@@ -409,14 +464,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
-      const float total = prim::quad_sum(d.row_sum[hf]);
+      const float total = prim::quad_sum(row_sum[hf]);
       float inv, lse;
-      semantics::softmax_finalize(d.row_max[hf] * kLn2, total, &inv, &lse);
+      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
       const float f = inv * keep_scale;
-      const int r = row0 + hf * 8, qr = d.m0 + r % rows_per_head, hr = d.h + r / rows_per_head;
-      const bool live = qr - d.m0 < d.rows;  // a query row of the sequence
+      const int r = row0 + hf * 8, qr = q_of(hf), hr = head_of(hf);
+      const bool live = qr - m0 < rows;  // a query row of the sequence
       if (p.lse != nullptr && tq == 0 && live)
-        p.lse[d.b * p.lse_batch_stride + hr * p.lse_head_stride + d.row_q0 + qr] = lse;
+        p.lse[b * p.lse_batch_stride + hr * p.lse_head_stride + seq.row_begin_q + qr] = lse;
       if (store_o) {
 #pragma unroll
         for (int ct = 0; ct < kDv / 8; ++ct) {
@@ -427,7 +482,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         continue;
       }
       if (!live) continue;
-      T* dst = static_cast<T*>(p.out.data) + d.b * p.out.batch_stride + (d.row_q0 + qr) * p.out.row_stride +
+      T* dst = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + qr) * p.out.row_stride +
                hr * p.out.head_stride;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct) {
@@ -446,140 +501,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (tid == 0) {
 #pragma unroll
         for (int pn = 0; pn < C::kPanelsV; ++pn)
-          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + cw * 64 * 128, pn * 64, d.row_q0 + d.m0 + cw * 64,
-                       d.h, d.b);  // (store_o: a padded batch)
+          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + cw * 64 * 128, pn * 64, q_row + cw * 64, h, qb);
         bulk_commit();
       }
     }
-  };
-  auto zero_o = [&] {
-#pragma unroll
-    for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
-  };
-  auto finished = [&] {
-    return Done{b, h, m0, rows, int(seq.row_begin_q), {row_max[0], row_max[1]}, {row_sum[0], row_sum[1]}};
-  };
-
-  float acc_s[kNS];
-  float alpha[2];
-  // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
-  // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
-  // product has landed. Across tiles (with two Q buffers; FwdParams90::tile_overlap): the next
-  // tile's S_0 is issued with this tile's last P V, and this tile's epilogue runs once both have
-  // landed and S_0's softmax is done, so the tensor cores do not wait for the epilogue and the
-  // first softmax of each tile (the pipeline's fill and drain once per CTA, not once per tile).
-  // Ping-pong: the consumer warpgroups take turns issuing their GEMMs, in the order 0, 1, (2,)
-  // 0, ...: warpgroup cw waits on named barrier 1 + cw (256 threads: its own sync and its
-  // predecessor's arrival) and hands over to its successor. Every warpgroup walks the same tiles
-  // and takes the same number of turns. The last warpgroup arrives once up front so that
-  // warpgroup 0 goes first; after the last tile warpgroup 0 takes the turn handed to it last, so
-  // no barrier phase stays open.
-  const bool pingpong = P.pingpong != 0;
-  auto my_turn = [&] {
-    if (pingpong) named_bar_sync(1 + cw, 256);
-  };
-  auto hand_over = [&] {
-    if (pingpong) named_bar_arrive(1 + (cw + 1) % C::kConsumers, 256);
-  };
-  if (pingpong && cw == C::kConsumers - 1) named_bar_arrive(1, 256);
-
-  int it = 0;            // the tile's first key block in the ring (block i: it + i), over all tiles of this CTA
-  int tiles = 0;         // tiles started (Q buffer tiles % kQBufs)
-  bool pending = false;  // (two Q buffers) a finished tile whose last P V is not issued yet (its P in pa)
-  Done done{};
-  // A finished tile's last P V on its own.
-  auto last_pv = [&] {
-    my_turn();
-    issue_pv(it - 1);
-    hand_over();
-    wgmma_wait<0>();
-    reg_fence(acc_o);
-    release_v(it - 1);
-  };
-  for (int64_t r = 0; r < rounds; ++r) {
-    const int64_t t = tile_of(r);
-    if (t >= num_tiles || !load_tile(t)) continue;
-    if constexpr (kExtras) {
-      mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-      mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
-    }
-    bh_dropout = uint64_t(b) * p.num_heads + h;  // (extras: pack is 1)
-    const int qbuf = tiles % kQBufs;
-    const uint32_t sQ = sq_of(qbuf);
-    // The tile's first S goes with the pending tile's last P V; a tile without key blocks lets
-    // the pending tile finish first.
-    const bool overlap = kQBufs == 2 && pending && n_count > 0;
-    if (kQBufs == 2 && pending && !overlap) {
-      last_pv();
-      epilogue(done);
-      pending = false;
-    }
-    if (!overlap) zero_o();  // (overlap: once the pending tile's epilogue has read O)
-    row_max[0] = row_max[1] = -INFINITY;  // (the pending tile's are in done)
-    row_sum[0] = row_sum[1] = 0.0f;
-    mbar_wait(q_full + qbuf, uint32_t(tiles / kQBufs) & 1u);
-    ++tiles;
-    if (n_count == 0 && tid == 0) mbar_arrive(q_empty + qbuf);  // no visible keys: zero rows, LSE -inf
-    // The tile's first key block, with the pending tile's last P V or alone: two copies, each
-    // ending with no wgmma in flight (ptxas serializes every wgmma of the kernel where the paths
-    // joining disagree on what is in flight).
-    auto first_block = [&](auto with_pv) {
-      my_turn();
-      issue_s(it, sQ, acc_s);
-      if constexpr (with_pv.value) issue_pv(it - 1);
-      hand_over();
-      draw_keep(0);
-      wgmma_wait<with_pv.value ? 1 : 0>();  // S_0 complete (the pending tile's P V may still run)
-      reg_fence(acc_s);
-      release_k(it, n_count == 1, qbuf);
-      softmax(0, acc_s, alpha);  // O starts at zero: no rescale needed
-      if constexpr (with_pv.value) {
-        wgmma_wait<0>();
-        reg_fence(acc_o);
-        release_v(it - 1);
-      }
-      pack_p(acc_s);  // (before the epilogue: S's registers are free while it runs)
-      if constexpr (with_pv.value) {
-        epilogue(done);
-        pending = false;
-        zero_o();
-      }
-    };
-    if (overlap) {
-      first_block(std::true_type());
-    } else if (n_count > 0) {
-      first_block(std::false_type());
-    }
-    for (int i = 1; i < n_count; ++i) {
-      my_turn();
-      issue_s(it + i, sQ, acc_s);
-      issue_pv(it + i - 1);
-      hand_over();
-      draw_keep(i);
-      wgmma_wait<1>();  // S_i complete (P_{i-1} V_{i-1} may still run)
-      reg_fence(acc_s);
-      release_k(it + i, i == n_count - 1, qbuf);
-      softmax(i, acc_s, alpha);
-      wgmma_wait<0>();
-      reg_fence(acc_o);
-      release_v(it + i - 1);
-      if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
-      pack_p(acc_s);
-    }
-    it += n_count;
-    done = finished();
-    if (kQBufs == 2 && P.tile_overlap && n_count > 0) {
-      pending = true;  // its last P V goes with the next tile's first S
-    } else {
-      if (n_count > 0) last_pv();
-      epilogue(done);
-    }
   }
-  if (kQBufs == 2 && pending) {
-    last_pv();
-    epilogue(done);
-  }
-  if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
+  if (C::kStoreO && P.store_o != 0 && pack == 1 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 

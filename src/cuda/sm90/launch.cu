@@ -123,9 +123,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
   P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", false);  // (no gain measured: session 13)
-  // The next tile's first S issued with this tile's last P V where the tier has two Q buffers
-  // (fwd_kernel.h; session 14). FLASHATTN_SM90_TILE_OVERLAP=0: the last P V alone, as before.
-  P.tile_overlap = sm90::env_choice("FLASHATTN_SM90_TILE_OVERLAP", true);
   // The variants below were measured beside cuDNN on the H200 (bench/NOTES.md, session 5, run 1);
   // each default follows the measurement, and an environment knob forces it either way
   // (FLASHATTN_SM90_PERSISTENT / _CONSUMERS / _TMA_STORE / _PACK_GQA; for comparisons).

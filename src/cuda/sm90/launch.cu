@@ -4,6 +4,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -132,10 +133,18 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (session 5, run 1), and with the snake order also causal: 8k-16k +0.3-3% at head_dim 64-256
   // (run 5; plain striding had lost 8-12% there). FLASHATTN_SM90_PERSISTENT=0 launches a CTA a tile.
   P.persistent = sm90::env_choice("FLASHATTN_SM90_PERSISTENT", true);
-  if (P.persistent) {
-    int dev = 0;
-    check(cudaGetDevice(&dev), "cudaGetDevice");
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  if (P.persistent)
     check(cudaDeviceGetAttribute(&P.sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  // Causal tiles in head groups whose K/V take at most half the L2 (fwd_kernel.h load_tile;
+  // session 14). FLASHATTN_SM90_CAUSAL_GROUPS=0: all heads' longest tiles first, as before.
+  if (p.causal && !p.varlen && sm90::env_choice("FLASHATTN_SM90_CAUSAL_GROUPS", true)) {
+    int l2 = 0;
+    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "cudaDeviceGetAttribute");
+    const int64_t kv_head = p.max_seqlen_k * int64_t(p.head_dim + p.head_dim_v) * 2;  // bytes of one head's K and V
+    P.group_heads = int(std::max<int64_t>(1, std::min<int64_t>(int64_t(l2) / 2 / std::max<int64_t>(kv_head, 1),
+                                                               int64_t(p.batch) * p.num_heads)));
   }
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
   // 2k-8k, causal or not, for the plain kernel (measured). The extras kernel (score modifiers,

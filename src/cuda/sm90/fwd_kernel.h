@@ -61,9 +61,9 @@ struct FwdParams90 {
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
   // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
   int pack = 1;
-  // Causal tile order in head groups (fwd_kernel.h load_tile): the tiles of group_heads (batch,
-  // head) pairs at a time, longest first within the group, so that the K/V of the heads in flight
-  // stay in L2; 0: one group (every head's longest tile first, as before session 14).
+  // Causal tile order in head groups (load_tile): the tiles of group_heads (batch, head) pairs at a
+  // time, longest first within the group, so that several tiles of each head in flight share its
+  // K/V in L2; 0: one group (every head's longest tile first). The launcher decides (launch.cu).
   int group_heads = 0;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
@@ -100,11 +100,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // one round). The snake balances causal grids, whose tiles shorten along t: with plain striding
   // CTA 0 took the longest tile of every round (16k causal: 14% more work than the last CTA).
   // Causal: the last query blocks first (they see the most keys: longest first), in groups of
-  // FwdParams90::group_heads heads whose K/V fit in L2 (all heads' longest tiles first put ~one
-  // head a CTA in flight, each streaming its own K/V: at seqlen 2k that is 128 MB against the
-  // 50 MB L2); varlen: every head's last blocks first, so the long sequences' blocks start first
-  // and the short ones fill in; otherwise the query blocks of one head together (they share K
-  // and V in L2). Every warpgroup walks the same sequence, so producer and consumers agree.
+  // FwdParams90::group_heads heads where there are many (all heads' longest tiles first put ~one
+  // head a CTA in flight, each streaming its own K/V from DRAM: 128 MB at seqlen 2k, head_dim
+  // 128, against the 50 MB L2); varlen: every head's last blocks first, so the long sequences'
+  // blocks start first and the short ones fill in; otherwise the query blocks of one head
+  // together (they share K and V in L2). Every warpgroup walks the same sequence, so producer and
+  // consumers agree on each tile.
   const int pack = kExtras ? 1 : P.pack;       // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
   const int heads_t = p.num_heads / pack;       // head packs per batch entry

@@ -123,12 +123,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     int m_block;
     int64_t bh;
     if (p.causal && P.group_heads > 0 && p.cu_seqlens_q == nullptr) {
-      // Groups of group_heads heads, the last one taking the remainder too (a small last group
-      // would end the grid on few heads' tiles: imbalance).
-      const int64_t groups = bh_count / P.group_heads > 1 ? bh_count / P.group_heads : 1;
-      const int64_t g = min(t / (int64_t(P.group_heads) * p.num_m_blocks), groups - 1);
+      const int64_t g = t / (int64_t(P.group_heads) * p.num_m_blocks);  // head group
       const int64_t g0 = g * P.group_heads, in = t - g0 * p.num_m_blocks;
-      const int64_t gsize = g == groups - 1 ? bh_count - g0 : P.group_heads;
+      const int64_t gsize = bh_count - g0 < P.group_heads ? bh_count - g0 : P.group_heads;
       m_block = p.num_m_blocks - 1 - int(in / gsize);
       bh = g0 + in % gsize;
     } else if (p.causal || p.cu_seqlens_q != nullptr) {

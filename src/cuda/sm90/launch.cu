@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <numeric>
 #include <string>
 
 #include "cuda/backend.h"
@@ -156,21 +155,18 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // for the group instead of one per query head); the plain kernel only.
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
-  // Causal tiles in head groups (fwd_kernel.h load_tile; session 14): the longest-first order over
-  // all heads has about one tile of each head in flight where there are more (batch, head) pairs
-  // than SMs, each streaming its own K/V from DRAM (2k causal, head_dim 128: 1.09 GB read; 0.34 GB
-  // in groups). Groups of at least a quarter of the SMs' count in heads (about four tiles of each
-  // head in flight), rounded up so that a group's tiles fill whole rounds of the persistent grid,
-  // keep the longest-first balance (a simulation of the grid: 96-99.6% of the ideal makespan on
-  // the standard shapes, where groups sized to the L2 fell to 56-90% at 4k-16k, run 3).
-  // FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N heads; 0: none.
+  // Causal tiles in head groups (fwd_kernel.h load_tile; session 14) where the longest-first order
+  // over all heads would have fewer than two tiles of a head in flight (more (batch, head) pairs
+  // than half the SMs): groups of a quarter of the SMs' count in heads, so that about four tiles of
+  // each head run together and share its K/V in L2 (2k causal, head_dim 128: DRAM reads 1.09 GB ->
+  // 0.34 GB with groups of 25). Larger groups keep the longest-first balance (a persistent-grid
+  // simulation: 97-99.6% of the ideal makespan at 512-16k, where groups sized to fit the L2 fell to
+  // 56-90% at 4k-16k). FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0: none (the order before).
   if (p.causal && !p.varlen) {
     const int64_t bh = int64_t(p.batch) * (p.num_heads / P.pack);
-    const int m_blocks = (p.max_seqlen_q + block_m / P.pack - 1) / (block_m / P.pack);
-    const int unit = sm_count / std::gcd(sm_count, std::max(m_blocks, 1));  // heads whose tiles fill whole rounds
     const char* g = std::getenv("FLASHATTN_SM90_CAUSAL_GROUPS");
-    const int64_t group = g != nullptr ? std::atoll(g) : int64_t(unit) * std::max(1, (sm_count / 4 + unit - 1) / unit);
-    P.group_heads = int(group > 0 && 2 * group <= bh ? group : 0);  // (fewer than two groups: the order without)
+    const int64_t group = g != nullptr ? std::atoll(g) : bh > sm_count / 2 ? std::max(1, sm_count / 4) : 0;
+    P.group_heads = group > 0 && group < bh ? int(group) : 0;
   }
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);

@@ -125,5 +125,44 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_LE((Fwd90ConfigFor<64, false, 64, 3>::kSmemBytes), 232448);
 }
 
+
+// The forward's tile sequence (config.h fwd90_tile): every (query block, pair) exactly once, in
+// every order; causal groups: pairs g0 .. g0 + gsize - 1 contiguous in t, longest (last) query
+// blocks first within the group, groups in order.
+TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
+  for (int64_t bh : {1, 2, 7, 24, 33, 67, 130})
+    for (int m : {1, 3, 16, 43})
+      for (int mode = 0; mode < 3; ++mode)  // non-causal, causal, varlen
+        for (int group : {0, 1, 5, 33, 200}) {
+          const bool causal = mode == 1, varlen = mode == 2;
+          std::vector<int> seen(size_t(bh * m), 0);
+          int64_t last_group = -1;
+          int last_m = m;
+          for (int64_t t = 0; t < bh * m; ++t) {
+            const Fwd90Tile tile = fwd90_tile(t, bh, m, causal, varlen, group);
+            ASSERT_TRUE(tile.m_block >= 0 && tile.m_block < m && tile.bh >= 0 && tile.bh < bh)
+                << "t " << t << " bh " << bh << " m " << m << " mode " << mode << " group " << group;
+            ++seen[size_t(tile.bh * m + tile.m_block)];
+            if (causal && group > 0) {
+              const int64_t g = tile.bh / group;  // the pair's group
+              ASSERT_GE(g, last_group) << "groups in order";
+              if (g == last_group) {
+                ASSERT_LE(tile.m_block, last_m) << "longest first within a group";
+              }
+              last_group = g;
+              last_m = tile.m_block;
+            }
+          }
+          for (int v : seen) ASSERT_EQ(v, 1) << "bh " << bh << " m " << m << " mode " << mode << " group " << group;
+        }
+  // Causal without groups: all pairs' last query block first.
+  EXPECT_EQ(fwd90_tile(0, 10, 4, true, false, 0).m_block, 3);
+  EXPECT_EQ(fwd90_tile(9, 10, 4, true, false, 0).m_block, 3);
+  EXPECT_EQ(fwd90_tile(10, 10, 4, true, false, 0).m_block, 2);
+  // Non-causal: the query blocks of one pair together.
+  EXPECT_EQ(fwd90_tile(3, 10, 4, false, false, 0).bh, 0);
+  EXPECT_EQ(fwd90_tile(4, 10, 4, false, false, 0).bh, 1);
+}
+
 }  // namespace
 }  // namespace flashattn::test

@@ -257,6 +257,33 @@ TEST(Sm90, PersistentManyTiles) {
   unsetenv("FLASHATTN_SM90_PERSISTENT");
 }
 
+// Causal tiles in head groups (config.h fwd90_tile, launch.cu): more (batch, head) pairs than
+// half the SMs take the default groups; FLASHATTN_SM90_CAUSAL_GROUPS forces small groups with a
+// partial last one, and GQA packs and padded rows on top.
+TEST(Sm90, CausalHeadGroups) {
+  REQUIRE_SM90();
+  setenv("FLASHATTN_SM90_PERSISTENT", "1", 1);
+  for (int d : {64, 128, 256})
+    for (const char* groups : {"", "5", "1"}) {
+      Spec s;
+      s.dtype = DType::BFloat16;
+      s.head_dim = d;
+      s.batch = groups[0] == '\0' ? 9 : 3;  // 9 x 8 = 72 pairs: the default rule groups them
+      s.heads = 8;
+      s.heads_kv = 2;
+      s.seqlen_q = 700;
+      s.seqlen_k = 900;
+      s.causal = true;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(d * 10 + groups[0]);
+      if (groups[0] != '\0') setenv("FLASHATTN_SM90_CAUSAL_GROUPS", groups, 1);
+      SCOPED_TRACE(std::string("causal head groups '") + groups + "', head_dim " + std::to_string(d));
+      with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+      unsetenv("FLASHATTN_SM90_CAUSAL_GROUPS");
+    }
+  unsetenv("FLASHATTN_SM90_PERSISTENT");
+}
+
 // sm90 and sm80 on the same inputs: both within the tolerance rule of the reference and of
 // each other (allowing both paths' errors).
 TEST(Sm90, AgreesWithSm80) {

@@ -1,6 +1,10 @@
 // Tile geometry of the sm90 forward (no device code: tests/cpp/test_sm90_layout.cc uses it too).
 #pragma once
 
+#include <cstdint>
+
+#include "semantics/config.h"
+
 namespace flashattn::cuda::sm90 {
 
 template <int kD_, int kBlockN_, int kStages_ = 2, int kDv_ = kD_, int kConsumers_ = 2>
@@ -50,5 +54,26 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
 constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
 template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
 using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
+
+// The forward's tile sequence (fwd_kernel.h): tile t -> its query block and its (batch, head
+// pack) index bh < bh_count. Causal: the last query blocks first (they see the most keys: longest
+// first), in groups of group_heads pairs when group_heads > 0 (several tiles of each head in flight
+// share its K/V in L2; the launcher decides, launch.cu); varlen: every pair's last blocks first, so
+// the long sequences' blocks start first and the short ones fill in; otherwise the query blocks
+// of one pair together (they share K and V in L2).
+struct Fwd90Tile {
+  int m_block;
+  int64_t bh;
+};
+FA_HD Fwd90Tile fwd90_tile(int64_t t, int64_t bh_count, int num_m_blocks, bool causal, bool varlen, int group_heads) {
+  if (causal && group_heads > 0 && !varlen) {
+    const int64_t g0 = t / (int64_t(group_heads) * num_m_blocks) * group_heads;  // the group's first pair
+    const int64_t in = t - g0 * num_m_blocks;
+    const int64_t gsize = bh_count - g0 < group_heads ? bh_count - g0 : group_heads;
+    return {num_m_blocks - 1 - int(in / gsize), g0 + in % gsize};
+  }
+  if (causal || varlen) return {num_m_blocks - 1 - int(t / bh_count), t % bh_count};
+  return {num_m_blocks - 1 - int(t % num_m_blocks), t / num_m_blocks};
+}
 
 }  // namespace flashattn::cuda::sm90

@@ -61,7 +61,7 @@ struct FwdParams90 {
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
   // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
   int pack = 1;
-  // Causal tile order in head groups (load_tile): the tiles of group_heads (batch, head) pairs at a
+  // Causal tile order in head groups (config.h fwd90_tile): the tiles of group_heads (batch, head) pairs at a
   // time, longest first within the group, so that several tiles of each head in flight share its
   // K/V in L2; 0: one group (every head's longest tile first). The launcher decides (launch.cu).
   int group_heads = 0;
@@ -99,13 +99,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile and
   // one round). The snake balances causal grids, whose tiles shorten along t: with plain striding
   // CTA 0 took the longest tile of every round (16k causal: 14% more work than the last CTA).
-  // Causal: the last query blocks first (they see the most keys: longest first), in groups of
-  // FwdParams90::group_heads heads where there are many (all heads' longest tiles first put ~one
-  // head a CTA in flight, each streaming its own K/V from DRAM: 128 MB at seqlen 2k, head_dim
-  // 128, against the 50 MB L2); varlen: every head's last blocks first, so the long sequences'
-  // blocks start first and the short ones fill in; otherwise the query blocks of one head
-  // together (they share K and V in L2). Every warpgroup walks the same sequence, so producer and
-  // consumers agree on each tile.
+  // The order of the tiles: config.h fwd90_tile. Every warpgroup walks the same sequence, so
+  // producer and consumers agree on each tile.
   const int pack = kExtras ? 1 : P.pack;       // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
   const int heads_t = p.num_heads / pack;       // head packs per batch entry
@@ -120,21 +115,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   // Loads tile t into the variables above; false when its query block is past its sequence.
   auto load_tile = [&](int64_t t) {
-    int m_block;
-    int64_t bh;
-    if (p.causal && P.group_heads > 0 && p.cu_seqlens_q == nullptr) {
-      const int64_t g = t / (int64_t(P.group_heads) * p.num_m_blocks);  // head group
-      const int64_t g0 = g * P.group_heads, in = t - g0 * p.num_m_blocks;
-      const int64_t gsize = bh_count - g0 < P.group_heads ? bh_count - g0 : P.group_heads;
-      m_block = p.num_m_blocks - 1 - int(in / gsize);
-      bh = g0 + in % gsize;
-    } else if (p.causal || p.cu_seqlens_q != nullptr) {
-      m_block = p.num_m_blocks - 1 - int(t / bh_count);
-      bh = t % bh_count;
-    } else {
-      m_block = p.num_m_blocks - 1 - int(t % p.num_m_blocks);
-      bh = t / p.num_m_blocks;
-    }
+    const Fwd90Tile tile = fwd90_tile(t, bh_count, p.num_m_blocks, p.causal, p.cu_seqlens_q != nullptr, P.group_heads);
+    const int m_block = tile.m_block;
+    const int64_t bh = tile.bh;
     b = int(bh / heads_t);
     h = int(bh % heads_t) * pack;  // the tile's first query head
     seq = SeqInfo(p, b);

@@ -155,12 +155,12 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // for the group instead of one per query head); the plain kernel only.
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
-  // Causal tiles in head groups (fwd_kernel.h load_tile; session 14) where the longest-first order
+  // Causal tiles in head groups (config.h fwd90_tile; session 14) where the longest-first order
   // over all heads would have fewer than two tiles of a head in flight (more (batch, head) pairs
   // than half the SMs): groups of a quarter of the SMs' count in heads, so that about four tiles of
   // each head run together and share its K/V in L2 (2k causal, head_dim 128: DRAM reads 1.09 GB ->
   // 0.34 GB with groups of 25). Larger groups keep the longest-first balance (a persistent-grid
-  // simulation: 97-99.6% of the ideal makespan at 512-16k, where groups sized to fit the L2 fell to
+  // simulation: 96-99.6% of the ideal makespan at 512-16k, where groups sized to fit the L2 fell to
   // 56-90% at 4k-16k). FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0: none (the order before).
   if (p.causal && !p.varlen) {
     const int64_t bh = int64_t(p.batch) * (p.num_heads / P.pack);

@@ -61,9 +61,10 @@ struct FwdParams90 {
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
   // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
   int pack = 1;
-  // Causal tile order in head groups (config.h fwd90_tile): the tiles of group_heads (batch, head) pairs at a
-  // time, longest first within the group, so that several tiles of each head in flight share its
-  // K/V in L2; 0: one group (every head's longest tile first). The launcher decides (launch.cu).
+  // Causal tile order in head groups (config.h fwd90_tile): the tiles of group_heads (batch,
+  // head) pairs at a time, longest first within the group, so that several tiles of each head in
+  // flight share its K/V in L2; 0: one group (every head's longest tile first). The launcher
+  // decides (launch.cu).
   int group_heads = 0;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Build check for the CUDA kernels, no GPU needed (issue 4's "check the build").
+
+For each kernel of the given translation units (default: every sm90 forward and backward unit):
+registers and spill bytes (ptxas -v), and for its main loop (the innermost backward branch whose
+body issues HGMMA or HMMA) the instruction count, the tensor instructions and the local-memory
+accesses (LDL/STL) in it. Prints one markdown table for bench/NOTES.md.
+
+    python3 tools/sass_report.py                      # src/cuda/sm90/*.cu, sm_90a
+    python3 tools/sass_report.py src/cuda/sm90/fwd_bf16_hdim128.cu --filter Lb0E
+
+Needs nvcc (CUDA 12.3+) and cuobjdump (CUDA's, or `pip download nvidia-cuda-cuobjdump`; CUOBJDUMP
+names it); the units compile in parallel (JOBS, default the CPU count).
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def compile_unit(src, arch, out_dir):
+    """ptxas -v report and cubin of one translation unit."""
+    cubin = os.path.join(out_dir, os.path.basename(src) + ".cubin")
+    cmd = [os.environ.get("NVCC", "nvcc"), "-std=c++17", "-O3", "-I" + os.path.join(ROOT, "include"),
+           "-I" + os.path.join(ROOT, "src"), "-DFLASHATTN_WITH_CUDA", "-gencode=arch=compute_%s,code=sm_%s" % (arch, arch),
+           "-Xptxas", "-v", "-cubin", "-o", cubin, src]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("%s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
+    return r.stderr, cubin
+
+
+def ptxas_info(report):
+    """kernel -> (registers, spill store bytes, spill load bytes, serialization warnings)."""
+    info, name = {}, None
+    for line in report.splitlines():
+        m = re.search(r"Compiling entry function '(\w+)'", line)
+        if m:
+            name = m.group(1)
+            info[name] = [0, 0, 0, 0]
+        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and name:
+            info[name][1], info[name][2] = int(m.group(1)), int(m.group(2))
+        m = re.search(r"Used (\d+) registers", line)
+        if m and name:
+            info[name][0] = int(m.group(1))
+        m = re.search(r"\(C75\d\d\).*function '(\w+)'", line)
+        if m and m.group(1) in info:
+            info[m.group(1)][3] += 1
+    return info
+
+
+def main_loops(cubin, cuobjdump):
+    """kernel -> (instructions, tensor instructions, LDL/STL) of its main loop."""
+    sass = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True, check=True).stdout
+    loops, name, ins = {}, None, []
+
+    def close():
+        if name is None:
+            return
+        best = None
+        for addr, text in ins:
+            m = re.search(r"BRA (0x[0-9a-f]+)", text)
+            if not m or int(m.group(1), 16) >= addr:
+                continue
+            body = [t for a, t in ins if int(m.group(1), 16) <= a <= addr]
+            tensor = sum(1 for t in body if "HGMMA" in t or "HMMA" in t)
+            if tensor and (best is None or len(body) < best[0]):
+                best = (len(body), tensor, sum(1 for t in body if re.search(r"\b(LDL|STL)\b", t)))
+        loops[name] = best or (0, 0, 0)
+
+    for line in sass.splitlines():
+        m = re.match(r"\s*Function : (\w+)", line)
+        if m:
+            close()
+            name, ins = m.group(1), []
+            continue
+        m = re.match(r"\s+/\*([0-9a-f]{4,6})\*/\s+(.*?);", line)
+        if m:
+            ins.append((int(m.group(1), 16), m.group(2).strip()))
+    close()
+    return loops
+
+
+def short(name):
+    """The template arguments of a mangled kernel name, readable enough to tell them apart."""
+    m = re.search(r"(fwd|bwd)_kernel", name)
+    args = re.findall(r"Li(\d+)E|Lb([01])E|(__half|bfloat16)", name)
+    parts = [a or ("b" + b if b else c.replace("__nv_", "")) for a, b, c in args]
+    return "%s<%s>" % (m.group(1) if m else name[:20], ",".join(parts))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("units", nargs="*", help="translation units (default: src/cuda/sm90/*.cu except the launchers)")
+    ap.add_argument("--arch", default="90a")
+    ap.add_argument("--filter", default="", help="regex on the mangled kernel name")
+    args = ap.parse_args()
+    cuobjdump = os.environ.get("CUOBJDUMP") or shutil.which("cuobjdump")
+    if not cuobjdump:
+        print("sass_report: cuobjdump not found (set CUOBJDUMP or put it on PATH)", file=sys.stderr)
+        return 2
+    units = args.units or sorted(u for u in glob.glob(os.path.join(ROOT, "src/cuda/sm90/*.cu"))
+                                 if "launch" not in os.path.basename(u))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(int(os.environ.get("JOBS", os.cpu_count() or 2))) as pool:
+        for src, (report, cubin) in zip(units, pool.map(lambda u: compile_unit(u, args.arch, tmp), units)):
+            info, loops = ptxas_info(report), main_loops(cubin, cuobjdump)
+            for k in sorted(info):
+                if args.filter and not re.search(args.filter, k):
+                    continue
+                regs, st, ld, c75 = info[k]
+                n, tensor, local = loops.get(k, (0, 0, 0))
+                rows.append((os.path.basename(src), short(k), regs, st, ld, c75, n, tensor, local))
+    print("| unit | kernel | registers | spill st/ld B | C75xx | main loop instr | tensor | LDL/STL in loop |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print("| %s | %s | %d | %d / %d | %d | %d | %d | %d |" % r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -159,9 +159,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // over all heads would have fewer than two tiles of a head in flight (more (batch, head) pairs
   // than half the SMs): groups of a quarter of the SMs' count in heads, so that about four tiles of
   // each head run together and share its K/V in L2 (2k causal, head_dim 128: DRAM reads 1.09 GB ->
-  // 0.34 GB with groups of 25). Larger groups keep the longest-first balance (a persistent-grid
-  // simulation: 96-99.6% of the ideal makespan at 512-16k, where groups sized to fit the L2 fell to
-  // 56-90% at 4k-16k). FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0: none (the order before).
+  // 0.34 GB with groups of 25). Larger groups keep the longest-first balance: a model of the grid
+  // (bench/gpu/causal_order_sim.py) gives 96-99.6% of the ideal makespan at 512-16k, where groups
+  // sized to fit the L2 fell to 56-90% at 4k-16k. FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0:
+  // none (the order before).
   if (p.causal && !p.varlen) {
     const int64_t bh = int64_t(p.batch) * (p.num_heads / P.pack);
     const char* g = std::getenv("FLASHATTN_SM90_CAUSAL_GROUPS");

@@ -18,9 +18,11 @@ import argparse
 def tile(t, bh, m, group):
     """fwd90_tile for causal, padded batches: (query block, pair)."""
     if group > 0:
-        g0 = t // (group * m) * group
+        groups = max(1, (bh + group // 2) // group)  # the last group takes a remainder below group / 2
+        g = min(t // (group * m), groups - 1)
+        g0 = g * group
         i = t - g0 * m
-        gsize = min(group, bh - g0)
+        gsize = group if g < groups - 1 else bh - g0
         return m - 1 - i // gsize, g0 + i % gsize
     return m - 1 - t // bh, t % bh
 

@@ -35,18 +35,20 @@ def run_ours(bench, shapes, env, iters):
     for line in out.stdout.splitlines():
         if line.startswith("{"):
             r = json.loads(line)
-            key = (r["head_dim"], r["seqlen_q"], int(r["causal"]), r["seqlen_k"], r.get("heads_kv", r["heads"]))
+            key = (r["head_dim"], r["seqlen_q"], int(r["causal"]), r["seqlen_k"], r.get("heads_kv", r["heads"]), r["batch"])
             res[key] = (r["tflops"], r["path"])
     return res
 
 
 def shape_key(s):
-    """HEAD_DIM,SEQLEN,CAUSAL[,SEQLEN_K,GROUP,BATCH] -> the key run_ours files a record under."""
+    """HEAD_DIM,SEQLEN,CAUSAL[,SEQLEN_K,GROUP,BATCH] -> the key run_ours files a record under
+    (flashattn_gpu_bench's defaults: 2048 / HEAD_DIM heads, batch 16384 / SEQLEN)."""
     f = [int(x) for x in s.split(",")]
     d, n, c = f[:3]
-    sk = f[3] if len(f) > 3 else n
+    sk = f[3] if len(f) > 3 and f[3] > 0 else n
     group = f[4] if len(f) > 4 else 1
-    return (d, n, c, sk, max(1, (2048 // d) // max(1, group)))
+    batch = f[5] if len(f) > 5 and f[5] > 0 else max(1, 16384 // n)
+    return (d, n, c, sk, max(1, (2048 // d) // max(1, group)), batch)
 
 
 def run_cudnn(shapes, iters, warmup=5):
@@ -122,7 +124,7 @@ def main():
         print(row + " |")
         for n, (t, _, _, path) in zip(names, stats):
             records.append({"variant": n, "env": dict(variants)[n], "head_dim": key[0], "seqlen": key[1],
-                            "causal": bool(key[2]), "seqlen_k": key[3], "heads_kv": key[4], "tflops": t, "path": path,
+                            "causal": bool(key[2]), "seqlen_k": key[3], "heads_kv": key[4], "batch": key[5], "tflops": t, "path": path,
                             "rounds": [run[key][0] for run in runs[n] if key in run]})
         if key in cudnn:
             records.append({"variant": "cudnn", "head_dim": key[0], "seqlen": key[1], "causal": bool(key[2]),

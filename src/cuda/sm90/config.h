@@ -58,18 +58,22 @@ using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsume
 // The forward's tile sequence (fwd_kernel.h): tile t -> its query block and its (batch, head
 // pack) index bh < bh_count. Causal: the last query blocks first (they see the most keys: longest
 // first), in groups of group_heads pairs when group_heads > 0 (several tiles of each head in flight
-// share its K/V in L2; the launcher decides, launch.cu); varlen: every pair's last blocks first, so
-// the long sequences' blocks start first and the short ones fill in; otherwise the query blocks
-// of one pair together (they share K and V in L2).
+// share its K/V in L2; the last group also takes the remainder; the launcher decides, launch.cu);
+// varlen: every pair's last blocks first, so the long sequences' blocks start first and the short
+// ones fill in; otherwise the query blocks of one pair together (they share K and V in L2).
 struct Fwd90Tile {
   int m_block;
   int64_t bh;
 };
 FA_HD Fwd90Tile fwd90_tile(int64_t t, int64_t bh_count, int num_m_blocks, bool causal, bool varlen, int group_heads) {
   if (causal && group_heads > 0 && !varlen) {
-    const int64_t g0 = t / (int64_t(group_heads) * num_m_blocks) * group_heads;  // the group's first pair
-    const int64_t in = t - g0 * num_m_blocks;
-    const int64_t gsize = bh_count - g0 < group_heads ? bh_count - g0 : group_heads;
+    // Groups of group_heads pairs; the last one takes a remainder below half a group too (a small
+    // last group would end the grid on a few heads' tiles).
+    const int64_t groups = (bh_count + group_heads / 2) / group_heads > 1 ? (bh_count + group_heads / 2) / group_heads : 1;
+    const int64_t g_raw = t / (int64_t(group_heads) * num_m_blocks);
+    const int64_t g = g_raw < groups - 1 ? g_raw : groups - 1;  // the tile's group
+    const int64_t g0 = g * group_heads, in = t - g0 * num_m_blocks;
+    const int64_t gsize = g < groups - 1 ? group_heads : bh_count - g0;
     return {num_m_blocks - 1 - int(in / gsize), g0 + in % gsize};
   }
   if (causal || varlen) return {num_m_blocks - 1 - int(t / bh_count), t % bh_count};

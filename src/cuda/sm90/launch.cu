@@ -138,13 +138,15 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   if (P.persistent) P.sm_count = sm_count;
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
-  // 2k-8k, causal or not, for the plain kernel (measured). The extras kernel (score modifiers,
-  // dropout) keeps two by default: at 160 registers a consumer it spills, at 240 it does not.
+  // 2k-8k, causal or not, for the plain kernel (measured). Causal up to 1024 queries keeps two
+  // (128-row tiles: less of the tile above the diagonal and in the last block's padding; session
+  // 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score modifiers, dropout) keeps two by
+  // default: at 160 registers a consumer it spills, at 240 it does not.
   // FLASHATTN_SM90_CONSUMERS=3 / =2 forces three / two for both.
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
                       : consumers != nullptr && consumers[0] == '2' ? 0
-                                                                    : int(sm90::fwd90_plain(P.p));
+                                                                    : int(sm90::fwd90_plain(P.p) && !(p.causal && p.max_seqlen_q <= 1024));
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);

@@ -45,9 +45,11 @@ def simulate(bh, m, block_m, block_n, seqlen, group, grid=132, overhead=1.0):
     return sum(load) / (grid * max(load)), sum(heads) / len(heads)
 
 
-def launcher_rule(bh, sm_count=132):
-    """launch.cu's default: a quarter of the SMs in heads where there are more pairs than half the SMs."""
-    group = max(1, sm_count // 4) if bh > sm_count // 2 else 0
+def launcher_rule(bh, block_m=128, sm_count=132):
+    """launch.cu's default: a quarter of the SMs in heads where there are more pairs than half the
+    SMs; a sixth between a quarter and half the SMs with 128-row tiles."""
+    group = (max(1, sm_count // 4) if bh > sm_count // 2
+             else max(1, sm_count // 6) if bh > sm_count // 4 and block_m <= 128 else 0)
     return group if 0 < group < bh else 0
 
 
@@ -57,13 +59,14 @@ def main():
     ap.add_argument("--grid", type=int, default=132, help="CTAs (SMs)")
     args = ap.parse_args()
     for d in (64, 128, 256):
-        # The default tiles (config.h): 192 rows (three consumer warpgroups) at head_dim 64, else 128;
-        # key blocks of 128 up to head_dim 128, 80 at 256.
-        block_m, block_n = (192, 128) if d == 64 else (128, 128) if d == 128 else (128, 80)
         for seqlen in (512, 1024, 2048, 4096, 8192, 16384):
+            # The default tiles (config.h, launch.cu): 192 rows (three consumer warpgroups) at
+            # head_dim 64 beyond 1024 queries, else 128; key blocks of 128 up to head_dim 128, 80 at 256.
+            block_m = 192 if d == 64 and seqlen > 1024 else 128
+            block_n = 80 if d == 256 else 128
             bh = (2048 // d) * max(1, 16384 // seqlen)
             m = (seqlen + block_m - 1) // block_m
-            groups = [int(g) for g in args.groups.split(",")] if args.groups else [0, launcher_rule(bh, args.grid)]
+            groups = [int(g) for g in args.groups.split(",")] if args.groups else [0, launcher_rule(bh, block_m, args.grid)]
             cells = []
             for g in groups:
                 g = g if 0 < g < bh else 0

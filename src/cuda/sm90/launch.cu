@@ -157,18 +157,24 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // for the group instead of one per query head); the plain kernel only.
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
-  // Causal tiles in head groups (config.h fwd90_tile; session 14) where the longest-first order
-  // over all heads would have fewer than two tiles of a head in flight (more (batch, head) pairs
-  // than half the SMs): groups of a quarter of the SMs' count in heads, so that about four tiles of
-  // each head run together and share its K/V in L2 (2k causal, head_dim 128: DRAM reads 1.09 GB ->
-  // 0.34 GB with groups of 25). Larger groups keep the longest-first balance: a model of the grid
-  // (bench/gpu/causal_order_sim.py) gives 96-99.6% of the ideal makespan at 512-16k, where groups
-  // sized to fit the L2 fell to 56-90% at 4k-16k. FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0:
-  // none (the order before).
+  // Causal tiles in head groups (config.h fwd90_tile; sessions 14-15). Longest first over all
+  // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming
+  // its head's K/V: with fewer than two a head (more pairs than half the SMs) the short causal
+  // shapes were DRAM bound (2k, head_dim 128: 1.09 GB read; 0.34 GB in groups). Groups of a
+  // quarter of the SMs' count in heads there (about four tiles of a head in flight); between a
+  // quarter and half the SMs, groups of a sixth (about six) where the tiles have 128 rows
+  // (session 15, 64 pairs: head_dim 128 4k +5%, 8k +8%, head_dim 256 2k +12%, 4k +10%; the
+  // 192-row tiles of head_dim 64 read a third fewer bytes a FLOP and lost 2.5% at 8k). Larger
+  // groups keep the longest-first balance: a model of the grid (bench/gpu/causal_order_sim.py)
+  // gives 96-99.8% of the ideal makespan on the standard shapes, where groups sized to fit the L2
+  // fell to 56-90% at 4k-16k. FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0: none.
   if (p.causal && !p.varlen) {
     const int64_t bh = int64_t(p.batch) * (p.num_heads / P.pack);
     const char* g = std::getenv("FLASHATTN_SM90_CAUSAL_GROUPS");
-    const int64_t group = g != nullptr ? std::atoll(g) : bh > sm_count / 2 ? std::max(1, sm_count / 4) : 0;
+    const int64_t group = g != nullptr                                   ? std::atoll(g)
+                          : bh > sm_count / 2                            ? std::max(1, sm_count / 4)
+                          : bh > sm_count / 4 && block_m / P.pack <= 128 ? std::max(1, sm_count / 6)
+                                                                         : 0;
     P.group_heads = group > 0 && group < bh ? int(group) : 0;
   }
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);

@@ -433,26 +433,53 @@ TEST(Sm90Bwd, Block64) {
 }
 
 // The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed
-// (FLASHATTN_SM90_BWD_SERIAL_SDP=1, off by default until measured): the grid's head_dim 152-256
-// cases (both dQ schemes), the options with and without dropout, agreement with the default order.
-TEST(Sm90Bwd, SerialSdp) {
+// (FLASHATTN_SM90_BWD_SERIAL_SDP=1, off: session 12 measured no gain): the grid's odd lengths at
+// head_dim 152-256 (both dQ schemes), the options with and without dropout, agreement with the
+// default order. One test per tier and dtype or option set (as one test it ran past 200 s, session 15).
+class Sm90BwdSerialSdpGrid : public testing::TestWithParam<std::tuple<int, DType>> {};
+
+TEST_P(Sm90BwdSerialSdpGrid, Backward) {
   REQUIRE_SM90_BWD();
+  const int tier = std::get<0>(GetParam());
+  const DType dtype = std::get<1>(GetParam());
+  if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
   with_env("FLASHATTN_SM90_BWD_SERIAL_SDP", "1", [&] {
     for (GridParam g : bwd_grid())
-      if (g.head_dim > 128) {
+      if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) && g.dtype == dtype &&
+          bwd90_tier(g.head_dim) == tier) {
         const Spec x = grid_spec(g, 13);
-        if (g.seqlen_q % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+        if (g.causal) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
         else check_backward_sm90(x, "cuda-sm90");
       }
-    for (int d : {192, 256})
-      for (bool dropout : {false, true}) {
-        std::vector<Spec> specs = option_specs(d, dropout);
-        for (Spec& x : specs) {
-          x.seed = 5300 + uint64_t(d) + 100 * dropout + uint64_t(&x - specs.data());
-          check_backward_sm90(x, "cuda-sm90");
-        }
-      }
   });
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdSerialSdpGrid,
+                         testing::Combine(testing::Values(192, 256),
+                                          testing::Values(DType::Float16, DType::BFloat16)));
+
+class Sm90BwdSerialSdpOptions : public testing::TestWithParam<std::tuple<int, bool>> {};
+
+TEST_P(Sm90BwdSerialSdpOptions, Backward) {
+  REQUIRE_SM90_BWD();
+  const int d = std::get<0>(GetParam());
+  const bool dropout = std::get<1>(GetParam());
+  if (!tier_built(d)) GTEST_SKIP() << "head_dim tier " << d << " not built";
+  with_env("FLASHATTN_SM90_BWD_SERIAL_SDP", "1", [&] {
+    std::vector<Spec> specs = option_specs(d, dropout);
+    for (Spec& x : specs) {
+      x.seed = 5300 + uint64_t(d) + 100 * dropout + uint64_t(&x - specs.data());
+      check_backward_sm90(x, "cuda-sm90");
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdSerialSdpOptions,
+                         testing::Combine(testing::Values(192, 256), testing::Values(false, true)));
+
+TEST(Sm90Bwd, SerialSdpAgrees) {
+  REQUIRE_SM90_BWD();
+  if (!tier_built(256)) GTEST_SKIP() << "head_dim tier 256 not built";
   backward_agree(
       256, 6262, "cuda-sm90",
       [](auto&& run) { with_env("FLASHATTN_SM90_BWD_SERIAL_SDP", "1", [&] { with_sm90_bwd(true, run); }); },

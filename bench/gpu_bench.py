@@ -4,6 +4,9 @@ and CUDNN_ATTENTION backends and FlexAttention (torch.compile), in one run, on t
 of shared/ANCHORS.md (bf16, batch * seqlen = 16384 tokens, model dim 2048, heads = 2048 / head_dim,
 causal and not, forward and backward). CUDA events, warm-up, median of >= 30 runs. Writes
 bench/results/<gpu>/<date>-<commit>.json ({header, records}) and one PNG per head_dim.
+--rounds N measures everything N times, ours before the peers in even rounds and after them in odd
+ones, and records each measurement's median over the rounds (with every round's TFLOP/s): single
+runs of one shape move by 5-8% between calls on the H200 (bench/NOTES.md, sessions 13-15).
 See bench/GPU.md."""
 import argparse
 import datetime
@@ -155,6 +158,28 @@ def plot(records, outdir, stem):
     return paths
 
 
+def merge_rounds(rounds):
+    """One record per (impl, pass, shape): the median time over the rounds that measured it, its
+    TFLOP/s, and every round's TFLOP/s ("round_tflops") when there was more than one round."""
+    if len(rounds) == 1:
+        return rounds[0]
+    key = lambda r: (r["impl"], r["pass"], r["head_dim"], r["seqlen_q"], r["seqlen_k"], r["batch"], r["heads"],
+                     r["causal"], r.get("heads_kv", r["heads"]))
+    groups = {}
+    for recs in rounds:
+        for r in recs:
+            groups.setdefault(key(r), []).append(r)
+    merged = []
+    for rs in groups.values():
+        ms = statistics.median(r["ms"] for r in rs)
+        rec = dict(rs[0])
+        rec["ms"] = round(ms, 5)
+        rec["tflops"] = round(rs[0]["tflops"] * rs[0]["ms"] / ms, 2)  # same FLOPs, the median time
+        rec["round_tflops"] = [r["tflops"] for r in rs]
+        merged.append(rec)
+    return merged
+
+
 def table(records):
     key = lambda r: (r["head_dim"], r["seqlen_q"], r["causal"], r["pass"])
     by, path = {}, {}
@@ -182,6 +207,7 @@ def main():
     ap.add_argument("--peers", default="fa2,cudnn,flex", help="comma list; empty for ours only")
     ap.add_argument("--flex-hdims", default="128", help="FlexAttention compiles per shape: limit it")
     ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=1, help="repeat every measurement; the median over rounds is recorded")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--tokens", type=int, default=16384)
     ap.add_argument("--model-dim", type=int, default=2048)
@@ -194,21 +220,35 @@ def main():
     causals = [bool(int(x)) for x in args.causal.split(",") if x]
     shapes = [(d, s, c) for d in hdims for s in seqlens for c in causals]
     hdr = header()
-    records = []
-    if os.path.exists(args.flashattn_bench):
-        records += run_ours(args.flashattn_bench, shapes, args.iters, args.warmup)
-    else:
-        print(f"no {args.flashattn_bench}: ours not measured", file=sys.stderr)
     peers = [p for p in args.peers.split(",") if p]
     flex_hdims = {int(x) for x in args.flex_hdims.split(",") if x}
-    for d, s, c in shapes:
-        for impl in peers:
-            if impl == "flex" and d not in flex_hdims:
-                continue
-            try:
-                records += run_peer(impl, d, s, c, args.iters, args.warmup, args.tokens, args.model_dim)
-            except Exception as e:
-                print(f"{impl} hdim {d} seqlen {s} causal {c}: {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+    have_ours = os.path.exists(args.flashattn_bench)
+    if not have_ours:
+        print(f"no {args.flashattn_bench}: ours not measured", file=sys.stderr)
+
+    def measure_ours():
+        return run_ours(args.flashattn_bench, shapes, args.iters, args.warmup) if have_ours else []
+
+    def measure_peers():
+        recs = []
+        for d, s, c in shapes:
+            for impl in peers:
+                if impl == "flex" and d not in flex_hdims:
+                    continue
+                try:
+                    recs += run_peer(impl, d, s, c, args.iters, args.warmup, args.tokens, args.model_dim)
+                except Exception as e:
+                    print(f"{impl} hdim {d} seqlen {s} causal {c}: {type(e).__name__}: {str(e)[:200]}",
+                          file=sys.stderr)
+        return recs
+
+    rounds = []
+    for r in range(max(1, args.rounds)):
+        parts = [measure_ours, measure_peers] if r % 2 == 0 else [measure_peers, measure_ours]
+        rounds.append([rec for part in parts for rec in part()])
+        if args.rounds > 1:
+            print(f"round {r + 1} of {args.rounds}: {len(rounds[-1])} records", file=sys.stderr, flush=True)
+    records = merge_rounds(rounds)
     gpu_dir = pathlib.Path(args.results) / hdr["gpu"].replace(" ", "_")
     gpu_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{hdr['date'][:10]}-{hdr['commit']}"

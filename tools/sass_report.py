@@ -3,7 +3,8 @@
 
 For each kernel of the given translation units (default: every sm90 forward and backward unit):
 registers and spill bytes (ptxas -v), and for its main loop (the innermost backward branch whose
-body issues HGMMA or HMMA) the instruction count, the tensor instructions and the local-memory
+body issues HGMMA or HMMA and holds no EXIT: ptxas's out-of-line mbarrier-wait stubs branch back
+from past the kernel's end) the instruction count, the tensor instructions and the local-memory
 accesses (LDL/STL) in it. Prints one markdown table for bench/NOTES.md.
 
     python3 tools/sass_report.py                      # src/cuda/sm90/*.cu, sm_90a
@@ -71,6 +72,10 @@ def main_loops(cubin, cuobjdump):
             if not m or int(m.group(1), 16) >= addr:
                 continue
             body = [t for a, t in ins if int(m.group(1), 16) <= a <= addr]
+            # Not a loop: the jump back from an out-of-line stub (ptxas puts an mbarrier wait's
+            # retry after the kernel's code and branches back), whose span holds an EXIT.
+            if any(re.match(r"(@!?U?P\d+ )?EXIT\b", t) for t in body):
+                continue
             tensor = sum(1 for t in body if "HGMMA" in t or "HMMA" in t)
             if tensor and (best is None or len(body) < best[0]):
                 best = (len(body), tensor, sum(1 for t in body if re.search(r"\b(LDL|STL)\b", t)))

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Forward TFLOP/s of kernel variants (environment knobs of the sm90 path) beside cuDNN, in one run.
+"""TFLOP/s of kernel variants (environment knobs of the sm90 path) beside cuDNN, in one run: the
+forward, or with --pass bwd the backward.
 
 Each variant runs build-*/bin/flashattn_gpu_bench with its environment on the same shapes (bf16,
 the standard shapes of shared/ANCHORS.md: batch * seqlen = 16384, model dim 2048); cuDNN runs
@@ -23,11 +24,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gpu_bench import time_ms  # noqa: E402  (CUDA events, warm-up, median)
 
 
-def run_ours(bench, shapes, env, iters):
+def run_ours(bench, shapes, env, iters, pass_="fwd"):
     e = dict(os.environ)
     e.update(env)
     bench = e.pop("BENCH", bench)  # a variant may name another build's binary (old tree beside)
-    out = subprocess.run([bench, "--shapes", ";".join(shapes), "--pass", "fwd", "--iters", str(iters)],
+    out = subprocess.run([bench, "--shapes", ";".join(shapes), "--pass", pass_, "--iters", str(iters)],
                          env=e, capture_output=True, text=True, timeout=300)
     if out.returncode != 0:
         raise RuntimeError("flashattn_gpu_bench failed (%s): %s" % (env, out.stderr.strip()[-400:]))
@@ -51,7 +52,7 @@ def shape_key(s):
     return (d, n, c, sk, max(1, (2048 // d) // max(1, group)), batch)
 
 
-def run_cudnn(shapes, iters, warmup=5):
+def run_cudnn(shapes, iters, warmup=5, pass_="fwd"):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -61,11 +62,18 @@ def run_cudnn(shapes, iters, warmup=5):
             continue  # cuDNN beside the standard (square, MHA) shapes only
         d, n, c = (int(x) for x in s.split(","))
         h, b = 2048 // d, max(1, 16384 // n)
-        q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16, requires_grad=pass_ == "bwd")
+                   for _ in range(3))
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            ms = time_ms(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(c)),
-                         iters, warmup)
-        res[shape_key(s)] = 4.0 * b * n * n * h * d / (2 if c else 1) / (ms * 1e-3) / 1e12
+            if pass_ == "bwd":  # the backward alone, as bench/gpu_bench.py times it (FLOPs 2.5 x the forward's)
+                out = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(c))
+                dout = torch.randn_like(out)
+                ms = time_ms(lambda: torch.autograd.grad(out, (q, k, v), dout, retain_graph=True), iters, warmup)
+            else:
+                ms = time_ms(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(c)),
+                             iters, warmup)
+        flops = 4.0 * b * n * n * h * d / (2 if c else 1) * (2.5 if pass_ == "bwd" else 1.0)
+        res[shape_key(s)] = flops / (ms * 1e-3) / 1e12
     return res
 
 
@@ -79,6 +87,7 @@ def main():
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=1, help="round-robin repeats of every variant (median reported)")
     ap.add_argument("--no-cudnn", action="store_true")
+    ap.add_argument("--pass", dest="pass_", choices=("fwd", "bwd"), default="fwd")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
     shapes = [s for s in args.shapes.split(";") if s]
@@ -93,7 +102,7 @@ def main():
         # runs after the previous round's last, and a fixed order would hand one variant that slot.
         order = variants[r % len(variants):] + variants[:r % len(variants)]
         for name, env in order:  # progress as it goes (a run cut short still says something)
-            runs[name].append(run_ours(args.bench, shapes, env, args.iters))
+            runs[name].append(run_ours(args.bench, shapes, env, args.iters, args.pass_))
             print("%s%s: %s" % (name, " (round %d)" % (r + 1) if args.rounds > 1 else "",
                                 ", ".join("%s %.1f" % (",".join(map(str, k)), v[0])
                                           for k, v in sorted(runs[name][-1].items()))), flush=True)
@@ -106,7 +115,7 @@ def main():
         path = next(run[key][1] for run in runs[name] if key in run)
         return statistics.median(vals), vals[0], vals[-1], path
 
-    cudnn = {} if args.no_cudnn else run_cudnn(shapes, args.iters)
+    cudnn = {} if args.no_cudnn else run_cudnn(shapes, args.iters, pass_=args.pass_)
     names = [n for n, _ in variants]
     print("| shape (d, seqlen, causal) | " + " | ".join(names) + (" | cuDNN | best / cuDNN" if cudnn else "") + " |")
     print("|---" * (len(names) + 1 + (2 if cudnn else 0)) + "|")

@@ -72,7 +72,7 @@ TEST(Sm90, Options) {
 }
 
 // The kernel variants (environment knobs of src/cuda/sm90/launch.cu: FLASHATTN_SM90_PINGPONG=0,
-// _BLOCKN=alt, _PERSISTENT=0/1, _CONSUMERS=2/3, _TMA_STORE=0/1, _PACK_GQA=0/1): every one must be
+// _BLOCKN=alt, _PERSISTENT=0/1, _CONSUMERS=2/3, _TMA_STORE=0/1, _PACK_GQA=0/1; _Q_BUFFERS=2: TwoQBuffers): every one must be
 // right, the defaults (the grid's) and what the knobs force either way.
 void check_variant(std::initializer_list<std::pair<const char*, const char*>> env) {
   std::string trace;
@@ -255,6 +255,42 @@ TEST(Sm90, PersistentManyTiles) {
       with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
     }
   unsetenv("FLASHATTN_SM90_PERSISTENT");
+}
+
+// Two Q buffers (FLASHATTN_SM90_Q_BUFFERS=2: the next tile's Q loads while this one runs; tiers
+// up to 128, at 256 the knob keeps one) on a persistent grid of three CTAs (FLASHATTN_SM90_PERSISTENT
+// =3), the shapes above, and the kernel with extras (dropout, softcap), whose per-tile state also
+// turns over.
+TEST(Sm90, TwoQBuffers) {
+  REQUIRE_SM90();
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {  // three CTAs: dozens of tiles each
+    with_env("FLASHATTN_SM90_Q_BUFFERS", "2", [&] {
+      for (int d : {64, 96, 128, 256})
+        for (int variant = 0; variant < 4; ++variant) {
+          Spec s;
+          s.dtype = variant == 3 ? DType::Float16 : DType::BFloat16;
+          s.head_dim = d;
+          s.batch = 4;
+          s.heads = 8;
+          s.heads_kv = 4;
+          s.seqlen_q = 1000;
+          s.seqlen_k = 300;
+          s.causal = variant == 1 || variant == 3;
+          s.backend = Backend::Cuda;
+          s.seed = uint64_t(d * 100 + variant + 50);
+          if (variant == 2) {
+            s.lens_q = {1000, 0, 77, 900};
+            s.lens_k = {300, 20, 0, 280};
+          }
+          if (variant == 3) {
+            s.dropout = 0.1f;
+            s.softcap = 20.0f;
+          }
+          SCOPED_TRACE("two Q buffers, variant " + std::to_string(variant));
+          with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+        }
+    });
+  });
 }
 
 // Causal tiles in head groups (config.h fwd90_tile, launch.cu): more (batch, head) pairs than

@@ -124,6 +124,12 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
   P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", false);  // (no gain measured: session 13)
+  // Two Q buffers where the tier has room (Fwd90Config::kQBuffers: head_dim up to 128 with the
+  // default key blocks): the next tile's Q loads while this one runs. FLASHATTN_SM90_Q_BUFFERS=2;
+  // one until measured (session 15's prediction: +3-10% at 512-2k causal, where a tile has a few
+  // key blocks and its Q load came after its predecessor's last S).
+  const char* qbufs = std::getenv("FLASHATTN_SM90_Q_BUFFERS");
+  P.q_buffers = qbufs != nullptr && qbufs[0] == '2' ? 2 : 1;
   // The variants below were measured beside cuDNN on the H200 (bench/NOTES.md, session 5, run 1);
   // each default follows the measurement, and an environment knob forces it either way
   // (FLASHATTN_SM90_PERSISTENT / _CONSUMERS / _TMA_STORE / _PACK_GQA; for comparisons).
@@ -131,12 +137,14 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // Persistent grid (one CTA per SM walking the tiles in a snake, fwd_kernel.h; the producer
   // loads the next tile's Q and K/V while the consumers write O): +3-20% without a causal mask
   // (session 5, run 1), and with the snake order also causal: 8k-16k +0.3-3% at head_dim 64-256
-  // (run 5; plain striding had lost 8-12% there). FLASHATTN_SM90_PERSISTENT=0 launches a CTA a tile.
+  // (run 5; plain striding had lost 8-12% there). FLASHATTN_SM90_PERSISTENT=0 launches a CTA a tile;
+  // =N (N > 1): N CTAs (tests and the sanitizer give many tiles to each CTA of a small problem).
   P.persistent = sm90::env_choice("FLASHATTN_SM90_PERSISTENT", true);
   int dev = 0, sm_count = 0;
   check(cudaGetDevice(&dev), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-  if (P.persistent) P.sm_count = sm_count;
+  const char* ctas = std::getenv("FLASHATTN_SM90_PERSISTENT");
+  if (P.persistent) P.sm_count = ctas != nullptr && std::atoi(ctas) > 1 ? std::atoi(ctas) : sm_count;
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
   // 2k-8k, causal or not, for the plain kernel (measured). Causal up to 1024 queries keeps two
   // (128-row tiles: less of the tile above the diagonal and in the last block's padding; session

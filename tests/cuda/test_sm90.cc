@@ -228,66 +228,57 @@ TEST(Sm90, PackedGqa) {
   unsetenv("FLASHATTN_SM90_PACK_GQA");
 }
 
+// Many tiles a CTA: 4 x 8 query heads (GQA 2:1) of 1000 queries over 300 keys; variant 1 causal
+// (longest first), 2 varlen with empty and short sequences among long ones, 3 causal with dropout
+// and a softcap (the kernel with extras, whose per-tile state turns over too), fp16.
+Spec many_tiles_spec(int d, int variant, uint64_t seed) {
+  Spec s;
+  s.dtype = variant == 3 ? DType::Float16 : DType::BFloat16;
+  s.head_dim = d;
+  s.batch = 4;
+  s.heads = 8;
+  s.heads_kv = 4;
+  s.seqlen_q = 1000;
+  s.seqlen_k = 300;
+  s.causal = variant == 1 || variant == 3;
+  s.backend = Backend::Cuda;
+  s.seed = seed;
+  if (variant == 2) {
+    s.lens_q = {1000, 0, 77, 900};
+    s.lens_k = {300, 20, 0, 280};
+  }
+  if (variant == 3) {
+    s.dropout = 0.1f;
+    s.softcap = 20.0f;
+  }
+  return s;
+}
+
 // A persistent grid with more tiles than SMs: each CTA walks several tiles (Q reloaded, the K/V
-// ring and the ping-pong turns carried over), causal (longest first) and not, varlen with empty
-// and short sequences among long ones.
+// ring and the ping-pong turns carried over).
 TEST(Sm90, PersistentManyTiles) {
   REQUIRE_SM90();
-  setenv("FLASHATTN_SM90_PERSISTENT", "1", 1);
-  for (int d : {64, 128, 256})
-    for (int variant = 0; variant < 3; ++variant) {
-      Spec s;
-      s.dtype = DType::BFloat16;
-      s.head_dim = d;
-      s.batch = 4;
-      s.heads = 8;
-      s.heads_kv = 4;
-      s.seqlen_q = 1000;
-      s.seqlen_k = 300;
-      s.causal = variant == 1;
-      s.backend = Backend::Cuda;
-      s.seed = uint64_t(d * 100 + variant);
-      if (variant == 2) {
-        s.lens_q = {1000, 0, 77, 900};
-        s.lens_k = {300, 20, 0, 280};
+  with_env("FLASHATTN_SM90_PERSISTENT", "1", [&] {
+    for (int d : {64, 128, 256})
+      for (int variant = 0; variant < 3; ++variant) {
+        SCOPED_TRACE("persistent, variant " + std::to_string(variant));
+        with_sm90(true, [&] { check_forward_gpu(many_tiles_spec(d, variant, uint64_t(d * 100 + variant)), "cuda-sm90"); });
       }
-      SCOPED_TRACE("persistent, variant " + std::to_string(variant));
-      with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
-    }
-  unsetenv("FLASHATTN_SM90_PERSISTENT");
+  });
 }
 
 // Two Q buffers (FLASHATTN_SM90_Q_BUFFERS=2: the next tile's Q loads while this one runs; tiers
-// up to 128, at 256 the knob keeps one) on a persistent grid of three CTAs (FLASHATTN_SM90_PERSISTENT
-// =3), the shapes above, and the kernel with extras (dropout, softcap), whose per-tile state also
-// turns over.
+// up to 128, at 256 the knob keeps one) on a persistent grid of three CTAs
+// (FLASHATTN_SM90_PERSISTENT=3: dozens of tiles each), the shapes above and the kernel with extras.
 TEST(Sm90, TwoQBuffers) {
   REQUIRE_SM90();
-  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {  // three CTAs: dozens of tiles each
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
     with_env("FLASHATTN_SM90_Q_BUFFERS", "2", [&] {
       for (int d : {64, 96, 128, 256})
         for (int variant = 0; variant < 4; ++variant) {
-          Spec s;
-          s.dtype = variant == 3 ? DType::Float16 : DType::BFloat16;
-          s.head_dim = d;
-          s.batch = 4;
-          s.heads = 8;
-          s.heads_kv = 4;
-          s.seqlen_q = 1000;
-          s.seqlen_k = 300;
-          s.causal = variant == 1 || variant == 3;
-          s.backend = Backend::Cuda;
-          s.seed = uint64_t(d * 100 + variant + 50);
-          if (variant == 2) {
-            s.lens_q = {1000, 0, 77, 900};
-            s.lens_k = {300, 20, 0, 280};
-          }
-          if (variant == 3) {
-            s.dropout = 0.1f;
-            s.softcap = 20.0f;
-          }
           SCOPED_TRACE("two Q buffers, variant " + std::to_string(variant));
-          with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
+          with_sm90(true,
+                    [&] { check_forward_gpu(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 50)), "cuda-sm90"); });
         }
     });
   });

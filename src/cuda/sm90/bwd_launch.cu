@@ -109,16 +109,8 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // steps' time a tile outside its main loop, against ~4 for cuDNN's persistent kernel).
   // FLASHATTN_SM90_BWD_PERSISTENT=1: a CTA an SM; =N (N > 1): N CTAs (tests and the sanitizer
   // give many tiles to each CTA of a small problem this way).
-  const char* persistent = std::getenv("FLASHATTN_SM90_BWD_PERSISTENT");
-  const int ctas = persistent != nullptr ? std::atoi(persistent) : 0;
-  P.persistent = ctas > 0;
-  if (ctas == 1) {
-    int dev = 0;
-    check(cudaGetDevice(&dev), "cudaGetDevice");
-    check(cudaDeviceGetAttribute(&P.sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-  } else if (ctas > 1) {
-    P.sm_count = ctas;
-  }
+  P.sm_count = persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", false);
+  P.persistent = P.sm_count > 0;
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);

@@ -73,7 +73,8 @@ FA_HD Fwd90Tile fwd90_tile(int64_t t, int64_t bh_count, int num_m_blocks, bool c
   if (causal && group_heads > 0 && !varlen) {
     // Groups of group_heads pairs; the last one takes a remainder below half a group too (a small
     // last group would end the grid on a few heads' tiles).
-    const int64_t groups = (bh_count + group_heads / 2) / group_heads > 1 ? (bh_count + group_heads / 2) / group_heads : 1;
+    const int64_t rounded = (bh_count + group_heads / 2) / group_heads;
+    const int64_t groups = rounded > 1 ? rounded : 1;
     const int64_t g_raw = t / (int64_t(group_heads) * num_m_blocks);
     const int64_t g = g_raw < groups - 1 ? g_raw : groups - 1;  // the tile's group
     const int64_t g0 = g * group_heads, in = t - g0 * num_m_blocks;

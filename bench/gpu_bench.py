@@ -45,20 +45,28 @@ def run_ours(binary, shapes, iters, warmup):
 
 
 def time_ms(fn, iters, warmup):
+    """Median GPU time of fn in ms: CUDA events around each call, with the host out of the way. The
+    stream is held by a spin kernel (torch.cuda._sleep) while every timed call is queued behind it,
+    so each event pair brackets the GPU's work alone, back to back; with a synchronization after
+    each call, event a would also count the host's launch path (for SDPA tens of microseconds, a
+    third of a 512-token kernel). The spin lasts twice the host time the warm-up calls took."""
+    import time
     import torch
+    fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
     for _ in range(warmup):
         fn()
+    host_s = (time.perf_counter() - t0) / max(1, warmup)  # per call, queued (an upper bound)
     torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
+    torch.cuda._sleep(int(min(2.0, 2.0 * host_s * iters + 1e-3) * 2.0e9))  # cycles (~2 GHz)
+    for a, b in events:
         a.record()
         fn()
         b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    return statistics.median(a.elapsed_time(b) for a, b in events)
 
 
 def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):

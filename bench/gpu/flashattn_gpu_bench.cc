@@ -1,6 +1,8 @@
 // Times flashattn's CUDA forward and backward on given shapes and prints one JSON record per
 // line (bench/gpu_bench.py merges them with the peers'). CUDA events around each call, warm-up
-// first, the median of --iters runs. Inputs are random (never zeros).
+// first, the median of --iters runs, the calls queued behind a gate so that the events time the
+// GPU's work alone (median_ms; bench/gpu_bench.py times the peers the same way). Inputs are random
+// (never zeros).
 //   flashattn_gpu_bench --shapes "hdim,seqlen,causal[,seqlen_k,group,batch];..." [--tokens 16384] [--model-dim 2048]
 // (the optional fields: key length and query heads per KV head, e.g. decoding "128,1,0,8192,8,64";
 // batch defaults to tokens / seqlen; FLOPs count the visible query-key pairs, s^2 / 2 if causal
@@ -12,6 +14,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,24 +57,44 @@ __attribute__((noinline)) void fill_random(void* dev, size_t elems, uint32_t see
   }
 }
 
+// The stream's gate: a host function that holds the stream until the timed calls are queued (or
+// 2 s have passed: a call that synchronized the stream would otherwise wait on it forever).
+struct Gate {
+  std::atomic<bool> open{false};
+  bool timed_out = false;
+  static void CUDART_CB hold(void* self) {
+    auto* g = static_cast<Gate*>(self);
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!g->open.load(std::memory_order_acquire))
+      if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2)) {
+        g->timed_out = true;
+        return;
+      }
+  }
+};
+
+// Median GPU time of f in ms: events around each call, every call queued behind the gate before
+// the GPU starts them, so each event pair brackets the GPU's work alone, back to back (with a
+// synchronization after each call, event a would also count the host's launch path).
 template <typename F>
 double median_ms(F&& f, int warmup, int iters, cudaStream_t s) {
   for (int i = 0; i < warmup; ++i) f();
-  std::vector<float> t;
-  cudaEvent_t a, b;
-  ok(cudaEventCreate(&a), "event");
-  ok(cudaEventCreate(&b), "event");
+  ok(cudaStreamSynchronize(s), "sync");
+  std::vector<cudaEvent_t> ev(2 * size_t(iters));
+  for (auto& e : ev) ok(cudaEventCreate(&e), "event");
+  Gate gate;
+  ok(cudaLaunchHostFunc(s, Gate::hold, &gate), "gate");
   for (int i = 0; i < iters; ++i) {
-    ok(cudaEventRecord(a, s), "record");
+    ok(cudaEventRecord(ev[2 * i], s), "record");
     f();
-    ok(cudaEventRecord(b, s), "record");
-    ok(cudaEventSynchronize(b), "sync");
-    float ms;
-    ok(cudaEventElapsedTime(&ms, a, b), "elapsed");
-    t.push_back(ms);
+    ok(cudaEventRecord(ev[2 * i + 1], s), "record");
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
+  gate.open.store(true, std::memory_order_release);
+  ok(cudaStreamSynchronize(s), "sync");
+  if (gate.timed_out) std::fprintf(stderr, "warning: the timing gate timed out (a call synchronized the stream?)\n");
+  std::vector<float> t(static_cast<size_t>(iters));
+  for (int i = 0; i < iters; ++i) ok(cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]), "elapsed");
+  for (auto& e : ev) cudaEventDestroy(e);
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }

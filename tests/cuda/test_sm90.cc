@@ -72,7 +72,7 @@ TEST(Sm90, Options) {
 }
 
 // The kernel variants (environment knobs of src/cuda/sm90/launch.cu: FLASHATTN_SM90_PINGPONG=0,
-// _BLOCKN=alt, _PERSISTENT=0/1, _CONSUMERS=2/3, _TMA_STORE=0/1, _PACK_GQA=0/1; _Q_BUFFERS=2: TwoQBuffers): every one must be
+// _BLOCKN=alt, _PERSISTENT=0/1, _CONSUMERS=2/3, _TMA_STORE=0/1, _PACK_GQA=0/1): every one must be
 // right, the defaults (the grid's) and what the knobs force either way.
 void check_variant(std::initializer_list<std::pair<const char*, const char*>> env) {
   std::string trace;
@@ -267,20 +267,18 @@ TEST(Sm90, PersistentManyTiles) {
   });
 }
 
-// Two Q buffers (FLASHATTN_SM90_Q_BUFFERS=2: the next tile's Q loads while this one runs; tiers
-// up to 128, at 256 the knob keeps one) on a persistent grid of three CTAs
-// (FLASHATTN_SM90_PERSISTENT=3: dozens of tiles each), the shapes above and the kernel with extras.
-TEST(Sm90, TwoQBuffers) {
+// A persistent grid of three CTAs (FLASHATTN_SM90_PERSISTENT=3: dozens of tiles each, the Q
+// buffer's and the K/V ring's barrier phases turning over many times), the shapes above and the
+// kernel with extras.
+TEST(Sm90, PersistentThreeCtas) {
   REQUIRE_SM90();
   with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
-    with_env("FLASHATTN_SM90_Q_BUFFERS", "2", [&] {
-      for (int d : {64, 96, 128, 256})
-        for (int variant = 0; variant < 4; ++variant) {
-          SCOPED_TRACE("two Q buffers, variant " + std::to_string(variant));
-          with_sm90(true,
-                    [&] { check_forward_gpu(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 50)), "cuda-sm90"); });
-        }
-    });
+    for (int d : {64, 96, 128, 256})
+      for (int variant = 0; variant < 4; ++variant) {
+        SCOPED_TRACE("three CTAs, variant " + std::to_string(variant));
+        with_sm90(true,
+                  [&] { check_forward_gpu(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 50)), "cuda-sm90"); });
+      }
   });
 }
 

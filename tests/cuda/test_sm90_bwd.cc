@@ -385,50 +385,6 @@ TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
   });
 }
 
-// The persistent grid (FLASHATTN_SM90_BWD_PERSISTENT=N: N CTAs walk the tiles; 3 here, so that
-// each CTA takes many tiles of a small problem, their ring stages, buffers and barrier phases
-// counted over all of them): every option with dropout on top of the list (tiles with no step: a
-// window no query reaches, zero-length sequences; varlen, GQA, MQA), both dQ schemes; and the
-// deterministic backward bitwise equal with one CTA a tile, with 3 CTAs and with one CTA an SM.
-// One test per tier.
-class Sm90BwdPersistent : public testing::TestWithParam<int> {};
-
-TEST_P(Sm90BwdPersistent, Options) {
-  REQUIRE_SM90_BWD();
-  const int d = GetParam();
-  if (!tier_built(d)) GTEST_SKIP() << "head_dim tier " << d << " not built";
-  with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
-    with_env("FLASHATTN_SM90_BWD_PERSISTENT", "3", [&] {
-      std::vector<Spec> specs = option_specs(d, /*dropout=*/true);
-      for (Spec& x : specs) {
-        const int i = int(&x - specs.data());
-        x.seed = uint64_t(d) * 71 + uint64_t(i);
-        if (i % 2) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
-        else check_backward_sm90(x, "cuda-sm90");
-      }
-    });
-    Spec x = deterministic_dropout_spec(d, 333);
-    x.seed = uint64_t(d) + 7100;
-    Case c(x);
-    GpuCase g(c);
-    g.run_forward();
-    RunInfo info;
-    with_env("FLASHATTN_SM90_BWD_PERSISTENT", "0", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
-    EXPECT_EQ(info.path, "cuda-sm90");
-    check_backward_results(c);
-    const std::vector<std::vector<uint8_t>> one_a_tile = {c.dq.bytes, c.dk.bytes, c.dv.bytes};
-    for (const char* ctas : {"3", "1"}) {
-      with_env("FLASHATTN_SM90_BWD_PERSISTENT", ctas, [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
-      EXPECT_EQ(info.path, "cuda-sm90");
-      const std::vector<std::vector<uint8_t>> now = {c.dq.bytes, c.dk.bytes, c.dv.bytes};
-      EXPECT_TRUE(now == one_a_tile) << "deterministic, FLASHATTN_SM90_BWD_PERSISTENT=" << ctas
-                                     << ": dq, dk, dv differ from one CTA a tile; " << x.str();
-    }
-  });
-}
-
-INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdPersistent, testing::Values(64, 128, 192, 256));
-
 // K's A fragments in shared memory (FLASHATTN_SM90_BWD_K_REGS=0; the default at head_dim 64,
 // 128-query steps, plain scores, holds them in registers, which the grid tests run): the grid's
 // head_dim 40 and 64 cases in both dQ schemes, GQA and varlen.

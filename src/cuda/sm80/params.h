@@ -118,7 +118,6 @@ struct QueryWalk {
     int h, m_block;
   };
   int m_lo = 0, m_end = 0, steps = 0;
-  QueryWalk() = default;
   __device__ __forceinline__ QueryWalk(const semantics::Mask& mask, int n0, int cols, int block_m, int group) {
     int q_lo, q_hi;
     mask.query_range(n0, n0 + cols, &q_lo, &q_hi);

@@ -104,13 +104,6 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
-  // Persistent grid (bwd_kernel.h: the next tile loads while this one writes dK, dV): off until
-  // measured (session 15's prediction: +5-10% at seqlen 2k-4k, where one CTA a tile spends ~9
-  // steps' time a tile outside its main loop, against ~4 for cuDNN's persistent kernel).
-  // FLASHATTN_SM90_BWD_PERSISTENT=1: a CTA an SM; =N (N > 1): N CTAs (tests and the sanitizer
-  // give many tiles to each CTA of a small problem this way).
-  P.sm_count = persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", false);
-  P.persistent = P.sm_count > 0;
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);

@@ -5,7 +5,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <string>
 
 #include "cuda/sm80/check.h"
@@ -28,8 +27,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
-  const int64_t grid = P.persistent && P.sm_count > 0 ? std::min<int64_t>(blocks, P.sm_count) : blocks;
-  kernel<<<unsigned(grid), C::kThreads, C::kSmemBytes, stream>>>(P);
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 

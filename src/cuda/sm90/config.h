@@ -23,14 +23,10 @@ struct Fwd90Config {
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
+  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesK;
   // The O tile for the TMA-store epilogue (panels of kBlockM rows like Q), where it fits.
   static constexpr int kBytesO = kPanelsV * kPanelQ;
-  // Barriers: Q full/empty per Q buffer (two), K/V full/empty per stage; +1024: alignment slack.
-  static constexpr int kBarBytes = (4 + 4 * kStages) * 8 + 1024;
-  // Q buffers: two where they fit beside the K/V ring and the O tile (the next tile's Q can load
-  // while this one runs; FwdParams90::q_buffers picks one or two at run time), else one.
-  static constexpr int kQBuffers = 2 * kBytesQ + kStages * (kBytesK + kBytesV) + kBytesO + kBarBytes <= 227 * 1024 ? 2 : 1;
-  static constexpr int kOffK = kQBuffers * kBytesQ, kOffV = kOffK + kStages * kBytesK;
+  static constexpr int kBarBytes = (2 + 4 * kStages) * 8 + 1024;  // barriers: Q full/empty, K/V full/empty per stage; +1024: alignment slack
   static constexpr bool kStoreO = kOffV + kStages * kBytesV + kBytesO + kBarBytes <= 227 * 1024;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);

@@ -66,10 +66,6 @@ struct FwdParams90 {
   // flight share its K/V in L2; 0: one group (every head's longest tile first). The launcher
   // decides (launch.cu).
   int group_heads = 0;
-  // Q buffers (1 or 2, at most Fwd90Config::kQBuffers): with two, the next tile's Q loads while
-  // this one runs instead of after its last S (FLASHATTN_SM90_Q_BUFFERS=2; one by default until
-  // measured, session 15).
-  int q_buffers = 1;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
@@ -92,9 +88,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
   unsigned char* smem = smem_align1024(smem_raw);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
-  uint64_t* q_full = bar;       // per Q buffer
-  uint64_t* q_empty = bar + 2;  // per Q buffer: it may be overwritten (a later tile's Q)
-  uint64_t* k_full = bar + 4;
+  uint64_t* q_full = bar;
+  uint64_t* q_empty = bar + 1;  // Q may be overwritten (the next tile's)
+  uint64_t* k_full = bar + 2;
   uint64_t* v_full = k_full + kStages;
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
@@ -144,13 +140,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     return true;
   };
 
-  // Tile j of this CTA (counting those inside their sequences) takes Q buffer j % q_buffers.
-  const int q_buffers = C::kQBuffers > 1 && P.q_buffers > 1 ? 2 : 1;
   if (threadIdx.x == 0) {
-    for (int i = 0; i < 2; ++i) {
-      mbar_init(q_full + i, 1);
-      mbar_init(q_empty + i, C::kConsumers);  // one arrival per consumer warpgroup
-    }
+    mbar_init(q_full, 1);
+    mbar_init(q_empty, C::kConsumers);  // one arrival per consumer warpgroup
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
       mbar_init(v_full + s, 1);
@@ -176,13 +168,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       for (int64_t r = 0; r < rounds; ++r) {
         const int64_t t = tile_of(r);
         if (t >= num_tiles || !load_tile(t)) continue;
-        const int qbuf = tiles % q_buffers, quse = tiles / q_buffers;
-        if (quse > 0) mbar_wait_idle(q_empty + qbuf, (quse - 1) & 1);  // the consumers are done with its last Q
+        if (tiles > 0) mbar_wait_idle(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
         ++tiles;
-        mbar_arrive_expect_tx(q_full + qbuf, C::kBytesQ);
+        mbar_arrive_expect_tx(q_full, C::kBytesQ);
 #pragma unroll
         for (int pn = 0; pn < C::kPanels; ++pn)
-          tma_load_4d(smem + qbuf * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + qbuf, pn * 64, q_row, h, qb);
+          tma_load_4d(smem + pn * C::kPanelQ, &P.tma_q, q_full, pn * 64, q_row, h, qb);
         // Key blocks from the last to the first: the masked diagonal block comes first.
         for (int i = 0; i < n_count; ++i, ++it) {
           const int n = n_hi - 1 - i;
@@ -229,9 +220,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   float acc_o[kNO];
   float row_max[2], row_sum[2];  // row_max in log2 units
 
-  // This warpgroup's 64 rows of the tile's Q buffer (qbuf; set per tile below).
-  int qbuf = 0;
-  uint32_t sQ = 0;
+  const uint32_t sQ = smem_addr(smem) + uint32_t(cw) * 64u * 128u;  // this warpgroup's 64 rows
 
   // The steps of the tile's key block i (block n_hi - 1 - i; it0 + i over all tiles of this CTA
   // picks the ring stage, as in the producer).
@@ -268,7 +257,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto release_k = [&](int i) {
     if (tid == 0) {
       mbar_arrive(k_empty + stage_of(i));
-      if (i == n_count - 1) mbar_arrive(q_empty + qbuf);
+      if (i == n_count - 1) mbar_arrive(q_empty);
     }
   };
   auto release_v = [&](int i) {
@@ -419,9 +408,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;
-    qbuf = tiles % q_buffers;
-    sQ = smem_addr(smem) + uint32_t(qbuf * C::kBytesQ) + uint32_t(cw) * 64u * 128u;
-    mbar_wait(q_full + qbuf, (tiles / q_buffers) & 1);
+    mbar_wait(q_full, tiles & 1);
 
     if (n_count > 0) {
       my_turn();
@@ -458,7 +445,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       reg_fence(acc_o);
       release_v(n_count - 1);
     }
-    if (n_count == 0 && tid == 0) mbar_arrive(q_empty + qbuf);  // (else release_k did)
+    if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
     ++tiles;
     it0 += n_count;
 

@@ -134,12 +134,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
   P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", false);  // (no gain measured: session 13)
-  // Two Q buffers where the tier has room (Fwd90Config::kQBuffers: head_dim up to 128 with the
-  // default key blocks): the next tile's Q loads while this one runs. FLASHATTN_SM90_Q_BUFFERS=2;
-  // one until measured (session 15's prediction: +3-10% at 512-2k causal, where a tile has a few
-  // key blocks and its Q load came after its predecessor's last S).
-  const char* qbufs = std::getenv("FLASHATTN_SM90_Q_BUFFERS");
-  P.q_buffers = qbufs != nullptr && qbufs[0] == '2' ? 2 : 1;
   // The variants below were measured beside cuDNN on the H200 (bench/NOTES.md, session 5, run 1);
   // each default follows the measurement, and an environment knob forces it either way
   // (FLASHATTN_SM90_PERSISTENT / _CONSUMERS / _TMA_STORE / _PACK_GQA; for comparisons).

@@ -52,14 +52,8 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
 // Consumer warpgroups: 2; 3 (192-row tiles) at head_dim 64 (the default since session 5's
 // measurement, +5-10%; FLASHATTN_SM90_CONSUMERS=2 keeps two).
 constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
-// K/V ring stages: two (three do not fit at head_dim 128 with the O tile); head_dim 64 has room
-// for more (32 KB a stage): FLASHATTN_SM90_FWD_STAGES_D64, a build-time knob for measurements.
-#ifndef FLASHATTN_SM90_FWD_STAGES_D64
-#define FLASHATTN_SM90_FWD_STAGES_D64 2
-#endif
-constexpr int fwd90_stages(int head_dim_tier) { return head_dim_tier == 64 ? FLASHATTN_SM90_FWD_STAGES_D64 : 2; }
 template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), fwd90_stages(kD), kDv, kConsumers>;
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
 
 // The forward's tile sequence (fwd_kernel.h): tile t -> its query block and its (batch, head
 // pack) index bh < bh_count. Causal: the last query blocks first (they see the most keys: longest

@@ -2,7 +2,8 @@
 """GPU benchmark: flashattn's CUDA kernels beside torch SDPA's FLASH_ATTENTION (FlashAttention-2)
 and CUDNN_ATTENTION backends and FlexAttention (torch.compile), in one run, on the standard shapes
 of shared/ANCHORS.md (bf16, batch * seqlen = 16384 tokens, model dim 2048, heads = 2048 / head_dim,
-causal and not, forward and backward). CUDA events, warm-up, median of >= 30 runs. Writes
+causal and not, forward and backward). CUDA events, warm-up, median of >= 30 runs, the calls queued
+behind a gate so that the events time the GPU's work alone (time_ms). Writes
 bench/results/<gpu>/<date>-<commit>.json ({header, records}) and one PNG per head_dim.
 --rounds N measures everything N times, ours before the peers in even rounds and after them in odd
 ones, and records each measurement's median over the rounds (with every round's TFLOP/s): single

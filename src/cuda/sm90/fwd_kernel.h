@@ -29,6 +29,18 @@
 
 namespace flashattn::cuda::sm90 {
 
+#ifdef FLASHATTN_SM90_TRACE
+// Diagnostic timeline, compiled only with -DFLASHATTN_SM90_TRACE (a measurement build, never the
+// library's; bench/gpu/fwd_trace.sh): the first kTraceCtas CTAs record, per tile, the SM clock
+// (cycles since the role started) at fixed points of the producer (role 0) and of each consumer
+// warpgroup's thread 0 (role 1 + warpgroup), and print them at the end, one line a tile:
+// "T cta role tile e0 e1 e2 e3 e4 n_count". Producer: before Q's slot wait, Q issued, the tile's
+// first K and V issued, its last issued. Consumer: tile start, Q landed, S_0 landed, the last P V
+// landed, epilogue done.
+constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 6;
+static __device__ uint32_t g_fwd_trace[kTraceCtas][kTraceRoles][kTraceTiles][kTraceEvents];
+#endif
+
 using sm80::FwdParams;
 using sm80::kLn2;
 using sm80::kLog2e;
@@ -102,6 +114,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // CTA 0 took the longest tile of every round (16k causal: 14% more work than the last CTA).
   // The order of the tiles: config.h fwd90_tile. Every warpgroup walks the same sequence, so
   // producer and consumers agree on each tile.
+#ifdef FLASHATTN_SM90_TRACE
+  const long long trace_t0 = clock64();
+  auto trace = [&](int role, int tile, int ev, uint32_t v = 0xffffffffu) {
+    if (blockIdx.x < kTraceCtas && tile < kTraceTiles)
+      g_fwd_trace[blockIdx.x][role][tile][ev] = v != 0xffffffffu ? v : uint32_t(clock64() - trace_t0);
+  };
+  auto trace_print = [&](int role, int tiles) {
+    if (blockIdx.x >= kTraceCtas) return;
+    for (int t = 0; t < tiles && t < kTraceTiles; ++t) {
+      const uint32_t* e = g_fwd_trace[blockIdx.x][role][t];
+      printf("T %d %d %d %u %u %u %u %u %u\n", int(blockIdx.x), role, t, e[0], e[1], e[2], e[3], e[4], e[5]);
+    }
+  };
+#define FA_TRACE(...) trace(__VA_ARGS__)
+#define FA_TRACE_PRINT(role, tiles) trace_print(role, tiles)
+#else
+#define FA_TRACE(...) ((void)0)
+#define FA_TRACE_PRINT(role, tiles) ((void)0)
+#endif
   const int pack = kExtras ? 1 : P.pack;       // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
   const int heads_t = p.num_heads / pack;       // head packs per batch entry
@@ -168,7 +199,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       for (int64_t r = 0; r < rounds; ++r) {
         const int64_t t = tile_of(r);
         if (t >= num_tiles || !load_tile(t)) continue;
+        FA_TRACE(0, tiles, 0);
+        FA_TRACE(0, tiles, 5, uint32_t(n_count));
         if (tiles > 0) mbar_wait_idle(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
+        FA_TRACE(0, tiles, 1);
         ++tiles;
         mbar_arrive_expect_tx(q_full, C::kBytesQ);
 #pragma unroll
@@ -191,8 +225,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
           for (int pn = 0; pn < C::kPanelsV; ++pn)
             tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+          if (i == 0) FA_TRACE(0, tiles - 1, 2);
+          if (i == n_count - 1) FA_TRACE(0, tiles - 1, 3);
         }
       }
+      FA_TRACE_PRINT(0, tiles);
     }
     return;
   }
@@ -408,7 +445,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;
+    [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
+    if (tid == 0) FA_TRACE(1 + cw, tile_no, 0);
+    if (tid == 0) FA_TRACE(1 + cw, tile_no, 5, uint32_t(n_count));
     mbar_wait(q_full, tiles & 1);
+    if (tid == 0) FA_TRACE(1 + cw, tile_no, 1);
 
     if (n_count > 0) {
       my_turn();
@@ -417,6 +458,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       draw_keep(0);
       wgmma_wait<0>();
       reg_fence(acc_s);
+      if (tid == 0) FA_TRACE(1 + cw, tile_no, 2);
       release_k(0);
       softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
       pack_p(acc_s);
@@ -443,6 +485,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       hand_over();
       wgmma_wait<0>();
       reg_fence(acc_o);
+      if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
       release_v(n_count - 1);
     }
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
@@ -502,9 +545,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         bulk_commit();
       }
     }
+    if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
   }
+  if (tid == 0) FA_TRACE_PRINT(1 + cw, tiles);
   if (C::kStoreO && P.store_o != 0 && pack == 1 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
+
+#undef FA_TRACE
+#undef FA_TRACE_PRINT
 
 }  // namespace flashattn::cuda::sm90

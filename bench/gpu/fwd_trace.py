@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Summarize the sm90 forward's diagnostic timeline (a build with -DFLASHATTN_SM90_TRACE, see
+src/cuda/sm90/fwd_kernel.h; bench/gpu/fwd_trace.sh runs it): reads flashattn_gpu_bench's output
+("T cta role tile e0..e4 n" lines, the last launch's), prints per consumer warpgroup the mean
+cycles of each phase of a tile and a least-squares fit of a tile's cycles = a + b * key blocks (a:
+the per-tile cost outside the key-block work), and the producer's Q-slot waits and Q latency."""
+import statistics
+import sys
+
+
+def fit(pts):
+    n = len(pts)
+    if n < 2:
+        return float("nan"), float("nan")
+    mx = sum(x for x, _ in pts) / n
+    my = sum(y for _, y in pts) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    if sxx == 0:
+        return my, float("nan")
+    b = sum((x - mx) * (y - my) for x, y in pts) / sxx
+    return my - b * mx, b
+
+
+def main():
+    rows = {}
+    for line in sys.stdin:
+        f = line.split()
+        if len(f) == 10 and f[0] == "T":
+            cta, role, tile = int(f[1]), int(f[2]), int(f[3])
+            rows[(cta, role, tile)] = [int(x) for x in f[4:10]]  # the last launch wins
+    if not rows:
+        print("no trace lines (a build without -DFLASHATTN_SM90_TRACE?)")
+        return
+    ctas = sorted({k[0] for k in rows})
+    roles = sorted({k[1] for k in rows})
+    print("role | tiles | mean n | Q wait | S_0 | loop (S_0 .. last P V) | epilogue | gap to next | tile total | fit a + b*n (cycles)")
+    for role in [r for r in roles if r > 0]:
+        ph = {k: [] for k in ("q", "s0", "loop", "epi", "gap", "tot")}
+        pts, ns = [], []
+        for cta in ctas:
+            tiles = sorted(t for (c, r, t) in rows if c == cta and r == role)
+            for i, t in enumerate(tiles):
+                e = rows[(cta, role, t)]
+                n = e[5]
+                if n == 0:
+                    continue
+                ns.append(n)
+                ph["q"].append(e[1] - e[0])
+                ph["s0"].append(e[2] - e[1])
+                ph["loop"].append(e[3] - e[2])
+                ph["epi"].append(e[4] - e[3])
+                if i + 1 < len(tiles):
+                    nxt = rows[(cta, role, tiles[i + 1])]
+                    ph["gap"].append(nxt[0] - e[4])
+                    ph["tot"].append(nxt[0] - e[0])
+                    pts.append((n, nxt[0] - e[0]))
+        a, b = fit(pts)
+        m = {k: (statistics.mean(v) if v else float("nan")) for k, v in ph.items()}
+        print("%d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | a %.0f, b %.0f" % (
+            role, len(ns), statistics.mean(ns) if ns else 0, m["q"], m["s0"], m["loop"], m["epi"], m["gap"],
+            m["tot"], a, b))
+    qw, ql = [], []
+    for cta in ctas:
+        for (c, r, t), e in rows.items():
+            if c == cta and r == 0:
+                qw.append(e[1] - e[0])
+                cons = rows.get((cta, 1, t))
+                if cons:
+                    ql.append(cons[1] - e[1])
+    if qw:
+        print("producer: Q-slot wait mean %.0f cycles; Q issued -> consumer 1 has it: mean %.0f, median %.0f" % (
+            statistics.mean(qw), statistics.mean(ql) if ql else float("nan"), statistics.median(ql) if ql else float("nan")))
+
+
+if __name__ == "__main__":
+    main()

@@ -2,7 +2,8 @@
 # bench/gpu/fwd_trace.sh OUT_DIR [SHAPES]: the sm90 forward's per-tile timeline on the GPU. Builds
 # build-trace (tiers 64 and 128, -DFLASHATTN_SM90_TRACE: the kernels record the SM clock at fixed
 # points of each tile, src/cuda/sm90/fwd_kernel.h), runs flashattn_gpu_bench once per shape (one
-# warm-up launch, one timed) and summarizes the last launch with bench/gpu/fwd_trace.py:
+# warm-up launch, one timed; the launcher synchronizes to print each launch's timeline, so the
+# timed call waits out the benchmark's 2 s gate) and summarizes the last launch with bench/gpu/fwd_trace.py:
 # OUT_DIR/trace-<shape>.txt. The trace build's registers and timing differ a little from the
 # library's (printf, the recording stores): read phases against each other, not as speeds.
 set -u
@@ -16,7 +17,8 @@ cmake -S "$ROOT" -B "$ROOT/build-trace" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFL
   ninja -C "$ROOT/build-trace" -j"$(nproc)" flashattn_gpu_bench >>"$OUTD/trace-build.log" 2>&1 || {
   echo "trace build failed: $OUTD/trace-build.log"; exit 1; }
 for s in $SHAPES; do
-  "$ROOT/build-trace/bin/flashattn_gpu_bench" --shapes "$s" --pass fwd --iters 1 --warmup 1 >"$OUTD/raw-$s.txt" 2>&1
-  { echo "== $s"; grep '^{' "$OUTD/raw-$s.txt"; python3 "$ROOT/bench/gpu/fwd_trace.py" <"$OUTD/raw-$s.txt"; } | tee "$OUTD/trace-$s.txt"
-  rm -f "$OUTD/raw-$s.txt"
+  n=${s//,/_}
+  "$ROOT/build-trace/bin/flashattn_gpu_bench" --shapes "$s" --pass fwd --iters 1 --warmup 1 >"$OUTD/raw-$n.txt" 2>&1
+  { echo "== $s"; grep -v '^T ' "$OUTD/raw-$n.txt" | head -5; python3 "$ROOT/bench/gpu/fwd_trace.py" <"$OUTD/raw-$n.txt"; } | tee "$OUTD/trace-$n.txt"
+  gzip -f "$OUTD/raw-$n.txt"
 done

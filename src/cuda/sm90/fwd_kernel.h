@@ -33,12 +33,12 @@ namespace flashattn::cuda::sm90 {
 // Diagnostic timeline, compiled only with -DFLASHATTN_SM90_TRACE (a measurement build, never the
 // library's; bench/gpu/fwd_trace.sh): the first kTraceCtas CTAs record, per tile, the SM clock
 // (cycles since the role started) at fixed points of the producer (role 0) and of each consumer
-// warpgroup's thread 0 (role 1 + warpgroup), and print them at the end, one line a tile:
-// "T cta role tile e0 e1 e2 e3 e4 n_count". Producer: before Q's slot wait, Q issued, the tile's
-// first K and V issued, its last issued. Consumer: tile start, Q landed, S_0 landed, the last P V
-// landed, epilogue done.
+// warpgroup's thread 0 (role 1 + warpgroup) into FwdParams90::trace; the launcher prints them
+// after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
+// Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
+// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done.
 constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 6;
-static __device__ uint32_t g_fwd_trace[kTraceCtas][kTraceRoles][kTraceTiles][kTraceEvents];
+constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
 
 using sm80::FwdParams;
@@ -81,6 +81,9 @@ struct FwdParams90 {
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
+#ifdef FLASHATTN_SM90_TRACE
+  uint32_t* trace = nullptr;  // kTraceWords (above)
+#endif
 };
 
 // The plain kernel (kExtras = false) runs problems without score modifiers and dropout and with a
@@ -117,21 +120,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #ifdef FLASHATTN_SM90_TRACE
   const long long trace_t0 = clock64();
   auto trace = [&](int role, int tile, int ev, uint32_t v = 0xffffffffu) {
-    if (blockIdx.x < kTraceCtas && tile < kTraceTiles)
-      g_fwd_trace[blockIdx.x][role][tile][ev] = v != 0xffffffffu ? v : uint32_t(clock64() - trace_t0);
-  };
-  auto trace_print = [&](int role, int tiles) {
-    if (blockIdx.x >= kTraceCtas) return;
-    for (int t = 0; t < tiles && t < kTraceTiles; ++t) {
-      const uint32_t* e = g_fwd_trace[blockIdx.x][role][t];
-      printf("T %d %d %d %u %u %u %u %u %u\n", int(blockIdx.x), role, t, e[0], e[1], e[2], e[3], e[4], e[5]);
-    }
+    if (P.trace != nullptr && blockIdx.x < kTraceCtas && tile < kTraceTiles)
+      P.trace[((blockIdx.x * kTraceRoles + role) * kTraceTiles + tile) * kTraceEvents + ev] =
+          v != 0xffffffffu ? v : uint32_t(clock64() - trace_t0);
   };
 #define FA_TRACE(...) trace(__VA_ARGS__)
-#define FA_TRACE_PRINT(role, tiles) trace_print(role, tiles)
 #else
 #define FA_TRACE(...) ((void)0)
-#define FA_TRACE_PRINT(role, tiles) ((void)0)
 #endif
   const int pack = kExtras ? 1 : P.pack;       // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
@@ -229,7 +224,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if (i == n_count - 1) FA_TRACE(0, tiles - 1, 3);
         }
       }
-      FA_TRACE_PRINT(0, tiles);
     }
     return;
   }
@@ -547,12 +541,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
   }
-  if (tid == 0) FA_TRACE_PRINT(1 + cw, tiles);
   if (C::kStoreO && P.store_o != 0 && pack == 1 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 
 #undef FA_TRACE
-#undef FA_TRACE_PRINT
 
 }  // namespace flashattn::cuda::sm90

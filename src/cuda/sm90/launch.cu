@@ -5,8 +5,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "cuda/backend.h"
 #include "cuda/sm80/check.h"
@@ -196,7 +198,27 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // default up to head_dim_v 128.
   P.store_o = sm90::env_choice("FLASHATTN_SM90_TMA_STORE", p.head_dim_v <= 128) && !p.varlen && P.pack == 1;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
+#ifdef FLASHATTN_SM90_TRACE
+  // The diagnostic timeline (fwd_kernel.h): a zeroed buffer, then the lines on stdout. It
+  // synchronizes the stream: a measurement build only.
+  static uint32_t* trace = nullptr;
+  if (trace == nullptr) check(cudaMalloc(&trace, sm90::kTraceWords * 4), "cudaMalloc(trace)");
+  check(cudaMemsetAsync(trace, 0, sm90::kTraceWords * 4, static_cast<cudaStream_t>(context.cuda_stream)), "cudaMemsetAsync(trace)");
+  P.trace = trace;
+#endif
   kernel.launch(&P, context.cuda_stream);
+#ifdef FLASHATTN_SM90_TRACE
+  std::vector<uint32_t> h(sm90::kTraceWords);
+  check(cudaStreamSynchronize(static_cast<cudaStream_t>(context.cuda_stream)), "cudaStreamSynchronize(trace)");
+  check(cudaMemcpy(h.data(), trace, h.size() * 4, cudaMemcpyDeviceToHost), "cudaMemcpy(trace)");
+  for (int c = 0; c < sm90::kTraceCtas; ++c)
+    for (int r = 0; r < sm90::kTraceRoles; ++r)
+      for (int t = 0; t < sm90::kTraceTiles; ++t) {
+        const uint32_t* e = &h[((c * sm90::kTraceRoles + r) * sm90::kTraceTiles + t) * sm90::kTraceEvents];
+        if (e[0] | e[1] | e[2] | e[3] | e[4] | e[5])
+          std::printf("T %d %d %d %u %u %u %u %u %u\n", c, r, t, e[0], e[1], e[2], e[3], e[4], e[5]);
+      }
+#endif
 }
 
 }  // namespace flashattn::cuda

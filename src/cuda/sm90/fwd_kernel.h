@@ -29,6 +29,16 @@
 
 namespace flashattn::cuda::sm90 {
 
+// The finished tile's epilogue (O and LSE out) after the next tile's S_0 has been issued, so the
+// tensor cores run S_0 while the warpgroup writes (FLASHATTN_SM90_DEFER_EPILOGUE=1, a build-time
+// switch until measured: at 512-1k the forward spends ~3 us a tile outside the key-block work,
+// session 16; ptxas keeps every wgmma asynchronous with it, no C75xx); 0: the epilogue right after
+// the tile's last P V.
+#ifndef FLASHATTN_SM90_DEFER_EPILOGUE
+#define FLASHATTN_SM90_DEFER_EPILOGUE 0
+#endif
+constexpr bool kDeferEpilogue = FLASHATTN_SM90_DEFER_EPILOGUE != 0;
+
 #ifdef FLASHATTN_SM90_TRACE
 // Diagnostic timeline, compiled only with -DFLASHATTN_SM90_TRACE (a measurement build, never the
 // library's; bench/gpu/fwd_trace.sh): the first kTraceCtas CTAs record, per tile, the SM clock
@@ -36,7 +46,8 @@ namespace flashattn::cuda::sm90 {
 // warpgroup's thread 0 (role 1 + warpgroup) into FwdParams90::trace; the launcher prints them
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
-// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done.
+// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done (with
+// FLASHATTN_SM90_DEFER_EPILOGUE=1: O and LSE taken, written during the next tile's S_0).
 constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 6;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
@@ -426,7 +437,84 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   if (pingpong && cw == C::kConsumers - 1) named_bar_arrive(1, 256);
 
+  // The finished tile's epilogue: normalize, write LSE (natural log) and O (rows of its sequence
+  // only): straight from registers, or into this warpgroup's 64 rows of the O tile and out with
+  // TMA stores (which leave rows and columns past the tensor's extent alone). finish() takes the
+  // tile's coordinates, LSE and normalized O (packed, o_out: registers no wgmma writes, so that
+  // writing them while the next tile's S_0 runs needs no wait) when its last P V has landed;
+  // write_out() writes them, at once or (kDeferEpilogue) while the next tile's S_0 runs.
+  struct Finished {
+    int b, h, m0, rows, q_row, qb;
+    int64_t row_begin_q;
+    float lse[2];
+  } fin;
+  uint32_t o_out[kDv / 8][2];  // column pair 8 ct + 2 tq of row hf, packed
+  auto finish = [&] {
+    const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+    fin.b = b, fin.h = h, fin.m0 = m0, fin.rows = rows, fin.q_row = q_row, fin.qb = qb;
+    fin.row_begin_q = seq.row_begin_q;
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const float total = prim::quad_sum(row_sum[hf]);
+      float inv;
+      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &fin.lse[hf]);
+      const float f = inv * keep_scale;
+#pragma unroll
+      for (int ct = 0; ct < kDv / 8; ++ct)
+        o_out[ct][hf] = prim::pack2(acc_o[4 * ct + 2 * hf] * f, acc_o[4 * ct + 2 * hf + 1] * f, T());
+    }
+  };
+  const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
+  auto write_out = [&] {
+    const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
+    if (store_o) {
+      if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
+      named_bar_sync(bar_o, 128);
+    }
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const int r = row0 + hf * 8, qr = fin.m0 + r % rows_per_head, hr = fin.h + r / rows_per_head;
+      const bool live = qr - fin.m0 < fin.rows;  // a query row of the sequence
+      if (p.lse != nullptr && tq == 0 && live)
+        p.lse[fin.b * p.lse_batch_stride + hr * p.lse_head_stride + fin.row_begin_q + qr] = fin.lse[hf];
+      if (store_o) {
+#pragma unroll
+        for (int ct = 0; ct < kDv / 8; ++ct)
+          *reinterpret_cast<uint32_t*>(smem + C::kOffO + swizzled_offset(r, ct * 8 + 2 * tq, C::kPanelQ)) = o_out[ct][hf];
+        continue;
+      }
+      if (!live) continue;
+      T* dst = static_cast<T*>(p.out.data) + fin.b * p.out.batch_stride + (fin.row_begin_q + qr) * p.out.row_stride +
+               hr * p.out.head_stride;
+#pragma unroll
+      for (int ct = 0; ct < kDv / 8; ++ct) {
+        const int c = ct * 8 + 2 * tq;
+        if (c + 1 < p.head_dim_v) {
+          *reinterpret_cast<uint32_t*>(dst + c) = o_out[ct][hf];
+        } else if (c < p.head_dim_v) {
+          *reinterpret_cast<uint16_t*>(dst + c) = uint16_t(o_out[ct][hf]);  // the pair's first (low half)
+        }
+      }
+    }
+    if (store_o) {
+      fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
+      named_bar_sync(bar_o, 128);
+      if (tid == 0) {
+#pragma unroll
+        for (int pn = 0; pn < C::kPanelsV; ++pn)
+          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + cw * 64 * 128, pn * 64, fin.q_row + cw * 64,
+                       fin.h, fin.qb);
+        bulk_commit();
+      }
+    }
+  };
+  auto zero_o = [&] {
+#pragma unroll
+    for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
+  };
+
   int tiles = 0;
+  bool pending = false;  // kDeferEpilogue: a finished tile waits for write_out
   for (int64_t r = 0; r < rounds; ++r) {
     const int64_t t = tile_of(r);
     if (t >= num_tiles || !load_tile(t)) continue;
@@ -435,8 +523,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
     }
     bh_dropout = uint64_t(b) * p.num_heads + h;  // (extras: pack is 1)
-#pragma unroll
-    for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
+    if constexpr (!kDeferEpilogue) zero_o();
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;
     [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
@@ -450,12 +537,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       issue_s(0, acc_s);
       hand_over();
       draw_keep(0);
+      if constexpr (kDeferEpilogue) {
+        if (pending) write_out();  // the last tile's, while S_0 runs
+        pending = false;
+      }
       wgmma_wait<0>();
       reg_fence(acc_s);
+      if constexpr (kDeferEpilogue) zero_o();
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 2);
       release_k(0);
       softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
       pack_p(acc_s);
+    } else if (kDeferEpilogue) {
+      if (pending) write_out();
+      pending = false;
+      zero_o();
     }
     for (int i = 1; i < n_count; ++i) {
       my_turn();
@@ -485,63 +581,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
     ++tiles;
     it0 += n_count;
-
-    // Epilogue: normalize, write LSE (natural log) and O (rows of this sequence only): straight
-    // from registers, or into this warpgroup's 64 rows of the O tile and out with TMA stores
-    // (which leave rows and columns past the tensor's extent alone).
-    const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
-    const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
-    const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
-    if (store_o) {
-      if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
-      named_bar_sync(bar_o, 128);
-    }
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const float total = prim::quad_sum(row_sum[hf]);
-      float inv, lse;
-      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &lse);
-      const float f = inv * keep_scale;
-      const int r = row0 + hf * 8, qr = q_of(hf), hr = head_of(hf);
-      const bool live = qr - m0 < rows;  // a query row of the sequence
-      if (p.lse != nullptr && tq == 0 && live)
-        p.lse[b * p.lse_batch_stride + hr * p.lse_head_stride + seq.row_begin_q + qr] = lse;
-      if (store_o) {
-#pragma unroll
-        for (int ct = 0; ct < kDv / 8; ++ct) {
-          const int c = ct * 8 + 2 * tq;
-          *reinterpret_cast<uint32_t*>(smem + C::kOffO + swizzled_offset(r, c, C::kPanelQ)) =
-              prim::pack2(acc_o[4 * ct + 2 * hf] * f, acc_o[4 * ct + 2 * hf + 1] * f, T());
-        }
-        continue;
-      }
-      if (!live) continue;
-      T* dst = static_cast<T*>(p.out.data) + b * p.out.batch_stride + (seq.row_begin_q + qr) * p.out.row_stride +
-               hr * p.out.head_stride;
-#pragma unroll
-      for (int ct = 0; ct < kDv / 8; ++ct) {
-        const int c = ct * 8 + 2 * tq;
-        const float x0 = acc_o[4 * ct + 2 * hf] * f, x1 = acc_o[4 * ct + 2 * hf + 1] * f;
-        if (c + 1 < p.head_dim_v) {
-          *reinterpret_cast<uint32_t*>(dst + c) = prim::pack2(x0, x1, T());
-        } else if (c < p.head_dim_v) {
-          dst[c] = prim::from_float<T>(x0);
-        }
-      }
-    }
-    if (store_o) {
-      fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
-      named_bar_sync(bar_o, 128);
-      if (tid == 0) {
-#pragma unroll
-        for (int pn = 0; pn < C::kPanelsV; ++pn)
-          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + cw * 64 * 128, pn * 64, q_row + cw * 64, h, qb);
-        bulk_commit();
-      }
-    }
+    finish();
+    if constexpr (kDeferEpilogue) pending = true;
+    else write_out();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
   }
-  if (C::kStoreO && P.store_o != 0 && pack == 1 && tid == 0) bulk_wait();  // before the CTA's shared memory goes
+  if constexpr (kDeferEpilogue) {
+    if (pending) write_out();
+  }
+  if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 

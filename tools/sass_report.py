@@ -9,6 +9,7 @@ accesses (LDL/STL) in it. Prints one markdown table for bench/NOTES.md.
 
     python3 tools/sass_report.py                      # src/cuda/sm90/*.cu, sm_90a
     python3 tools/sass_report.py src/cuda/sm90/fwd_bf16_hdim128.cu --filter Lb0E
+    python3 tools/sass_report.py src/cuda/sm90/fwd_bf16_hdim64.cu -D FLASHATTN_SM90_DEFER_EPILOGUE=1
 
 Needs nvcc (CUDA 12.3+) and cuobjdump (CUDA's, or `pip download nvidia-cuda-cuobjdump`; CUOBJDUMP
 names it); the units compile in parallel (JOBS, default the CPU count).
@@ -26,12 +27,12 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def compile_unit(src, arch, out_dir):
-    """ptxas -v report and cubin of one translation unit."""
+def compile_unit(src, arch, out_dir, defines=()):
+    """ptxas -v report and cubin of one translation unit (defines: extra -D of a build-time variant)."""
     cubin = os.path.join(out_dir, os.path.basename(src) + ".cubin")
     cmd = [os.environ.get("NVCC", "nvcc"), "-std=c++17", "-O3", "-I" + os.path.join(ROOT, "include"),
            "-I" + os.path.join(ROOT, "src"), "-DFLASHATTN_WITH_CUDA", "-gencode=arch=compute_%s,code=sm_%s" % (arch, arch),
-           "-Xptxas", "-v", "-cubin", "-o", cubin, src]
+           *["-D" + d for d in defines], "-Xptxas", "-v", "-cubin", "-o", cubin, src]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("%s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
@@ -107,6 +108,8 @@ def main():
     ap.add_argument("units", nargs="*", help="translation units (default: src/cuda/sm90/*.cu except the launchers)")
     ap.add_argument("--arch", default="90a")
     ap.add_argument("--filter", default="", help="regex on the mangled kernel name")
+    ap.add_argument("-D", dest="defines", action="append", default=[],
+                    help="a build-time variant's define, e.g. -D FLASHATTN_SM90_DEFER_EPILOGUE=1 (repeatable)")
     args = ap.parse_args()
     cuobjdump = os.environ.get("CUOBJDUMP") or shutil.which("cuobjdump")
     if not cuobjdump:
@@ -117,7 +120,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(int(os.environ.get("JOBS", os.cpu_count() or 2))) as pool:
-        for src, (report, cubin) in zip(units, pool.map(lambda u: compile_unit(u, args.arch, tmp), units)):
+        for src, (report, cubin) in zip(units, pool.map(lambda u: compile_unit(u, args.arch, tmp, args.defines), units)):
             info, loops = ptxas_info(report), main_loops(cubin, cuobjdump)
             for k in sorted(info):
                 if args.filter and not re.search(args.filter, k):

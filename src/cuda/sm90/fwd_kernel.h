@@ -247,10 +247,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;
   const int row0 = cw * 64 + warp * 16 + gr;  // this thread's tile rows: row0 and row0 + 8
-  // The query row and head of this thread's tile row row0 + 8 hf (computed where needed: kept
+  // This thread's tile row row0 + 8 hf: its query row past the tile's first (m0) and its head past
+  // the tile's first (h); q_of: the query row of the current tile (computed where needed: kept
   // across the main loop they would cost registers).
-  auto q_of = [&](int hf) { return m0 + (row0 + hf * 8) % rows_per_head; };
-  auto head_of = [&](int hf) { return h + (row0 + hf * 8) / rows_per_head; };
+  auto row_in = [&](int hf) { return (row0 + hf * 8) % rows_per_head; };
+  auto head_in = [&](int hf) { return (row0 + hf * 8) / rows_per_head; };
+  auto q_of = [&](int hf) { return m0 + row_in(hf); };
 
   semantics::ScoreMod<float> mod;  // per tile: the ALiBi slope and the diagonal
   if constexpr (kExtras) {
@@ -473,8 +475,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
-      const int r = row0 + hf * 8, qr = fin.m0 + r % rows_per_head, hr = fin.h + r / rows_per_head;
-      const bool live = qr - fin.m0 < fin.rows;  // a query row of the sequence
+      const int r = row0 + hf * 8, qr = fin.m0 + row_in(hf), hr = fin.h + head_in(hf);
+      const bool live = row_in(hf) < fin.rows;  // a query row of the sequence
       if (p.lse != nullptr && tq == 0 && live)
         p.lse[fin.b * p.lse_batch_stride + hr * p.lse_head_stride + fin.row_begin_q + qr] = fin.lse[hf];
       if (store_o) {

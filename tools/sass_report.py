@@ -9,7 +9,7 @@ accesses (LDL/STL) in it. Prints one markdown table for bench/NOTES.md.
 
     python3 tools/sass_report.py                      # src/cuda/sm90/*.cu, sm_90a
     python3 tools/sass_report.py src/cuda/sm90/fwd_bf16_hdim128.cu --filter Lb0E
-    python3 tools/sass_report.py src/cuda/sm90/fwd_bf16_hdim64.cu -D FLASHATTN_SM90_DEFER_EPILOGUE=1
+    python3 tools/sass_report.py src/cuda/sm90/fwd_bf16_hdim64.cu -D FLASHATTN_SM90_TRACE
 
 Needs nvcc (CUDA 12.3+) and cuobjdump (CUDA's, or `pip download nvidia-cuda-cuobjdump`; CUOBJDUMP
 names it); the units compile in parallel (JOBS, default the CPU count).
@@ -109,7 +109,7 @@ def main():
     ap.add_argument("--arch", default="90a")
     ap.add_argument("--filter", default="", help="regex on the mangled kernel name")
     ap.add_argument("-D", dest="defines", action="append", default=[],
-                    help="a build-time variant's define, e.g. -D FLASHATTN_SM90_DEFER_EPILOGUE=1 (repeatable)")
+                    help="a build-time variant's define, e.g. -D FLASHATTN_SM90_TRACE (repeatable)")
     args = ap.parse_args()
     cuobjdump = os.environ.get("CUOBJDUMP") or shutil.which("cuobjdump")
     if not cuobjdump:

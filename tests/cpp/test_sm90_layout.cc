@@ -127,26 +127,73 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
 }
 
 
-// The forward's tile sequence (config.h fwd90_tile): every (query block, pair) exactly once, in
+// FastDiv (common/fast_div.h) against the division: every divisor up to 4096 and around powers of
+// two up to 2^31, numerators at the multiples' edges, random ones and the largest (2^31 - 1).
+TEST(Sm90Layout, FastDivIsExact) {
+  std::mt19937 rng(7);
+  std::vector<uint32_t> divisors;
+  for (uint32_t d = 1; d <= 4096; ++d) divisors.push_back(d);
+  for (int b = 12; b <= 31; ++b)
+    for (int64_t e = -3; e <= 3; ++e) {
+      const int64_t d = (int64_t(1) << b) + e;
+      if (d >= 1 && d <= (int64_t(1) << 31)) divisors.push_back(uint32_t(d));
+    }
+  for (int i = 0; i < 2000; ++i) divisors.push_back(1 + rng() % 0x7fffffffu);
+  const uint32_t top = 0x7fffffffu;
+  for (uint32_t d : divisors) {
+    const FastDiv f(d);
+    auto check = [&](uint32_t n) {
+      ASSERT_EQ(f.div(n), n / d) << "n " << n << " d " << d;
+      ASSERT_EQ(f.mod(n), n % d) << "n " << n << " d " << d;
+    };
+    check(0), check(top), check(top - 1);
+    for (uint32_t k : {1u, 2u, 3u, 1000u, top / d}) {
+      const uint64_t m = uint64_t(k) * d;
+      for (int64_t e = -1; e <= 1; ++e)
+        if (int64_t(m) + e >= 0 && int64_t(m) + e <= int64_t(top)) check(uint32_t(int64_t(m) + e));
+    }
+    for (int i = 0; i < 64; ++i) check(rng() & top);
+  }
+}
+
+// The tile sequence as first written, by plain division (config.h Fwd90TileMap must equal it).
+Fwd90Tile tile_by_division(int64_t t, int64_t bh_count, int num_m_blocks, bool causal, bool varlen, int group_heads) {
+  if (causal && group_heads > 0 && !varlen) {
+    const int64_t rounded = (bh_count + group_heads / 2) / group_heads;
+    const int64_t groups = rounded > 1 ? rounded : 1;
+    const int64_t g = std::min(t / (int64_t(group_heads) * num_m_blocks), groups - 1);
+    const int64_t g0 = g * group_heads, in = t - g0 * num_m_blocks;
+    const int64_t gsize = g < groups - 1 ? group_heads : bh_count - g0;
+    return {num_m_blocks - 1 - int(in / gsize), int(g0 + in % gsize)};
+  }
+  if (causal || varlen) return {num_m_blocks - 1 - int(t / bh_count), int(t % bh_count)};
+  return {num_m_blocks - 1 - int(t % num_m_blocks), int(t / num_m_blocks)};
+}
+
+// The forward's tile sequence (config.h Fwd90TileMap): every (query block, pair) exactly once, in
 // every order; causal groups: pairs g0 .. g0 + gsize - 1 contiguous in t, longest (last) query
-// blocks first within the group, groups in order.
+// blocks first within the group, groups in order; the same tiles as by plain division.
 TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
   for (int64_t bh : {1, 2, 7, 24, 33, 67, 130})
     for (int m : {1, 3, 16, 43})
       for (int mode = 0; mode < 3; ++mode)  // non-causal, causal, varlen
         for (int group : {0, 1, 5, 33, 200}) {
           const bool causal = mode == 1, varlen = mode == 2;
+          const Fwd90TileMap map(bh, m, causal, varlen, group);
           std::vector<int> seen(size_t(bh * m), 0);
           int64_t last_group = -1;
           int last_m = m;
           for (int64_t t = 0; t < bh * m; ++t) {
-            const Fwd90Tile tile = fwd90_tile(t, bh, m, causal, varlen, group);
+            const Fwd90Tile tile = map(t);
+            const Fwd90Tile want = tile_by_division(t, bh, m, causal, varlen, group);
+            ASSERT_TRUE(tile.m_block == want.m_block && tile.bh == want.bh)
+                << "t " << t << " bh " << bh << " m " << m << " mode " << mode << " group " << group;
             ASSERT_TRUE(tile.m_block >= 0 && tile.m_block < m && tile.bh >= 0 && tile.bh < bh)
                 << "t " << t << " bh " << bh << " m " << m << " mode " << mode << " group " << group;
             ++seen[size_t(tile.bh * m + tile.m_block)];
             if (causal && group > 0) {
               const int64_t groups = std::max<int64_t>(1, (bh + group / 2) / group);  // the last takes a small remainder
-              const int64_t g = std::min(tile.bh / group, groups - 1);      // the pair's group
+              const int64_t g = std::min<int64_t>(tile.bh / group, groups - 1);  // the pair's group
               ASSERT_GE(g, last_group) << "groups in order";
               if (g == last_group) {
                 ASSERT_LE(tile.m_block, last_m) << "longest first within a group";
@@ -158,12 +205,17 @@ TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
           for (int v : seen) ASSERT_EQ(v, 1) << "bh " << bh << " m " << m << " mode " << mode << " group " << group;
         }
   // Causal without groups: all pairs' last query block first.
-  EXPECT_EQ(fwd90_tile(0, 10, 4, true, false, 0).m_block, 3);
-  EXPECT_EQ(fwd90_tile(9, 10, 4, true, false, 0).m_block, 3);
-  EXPECT_EQ(fwd90_tile(10, 10, 4, true, false, 0).m_block, 2);
+  EXPECT_EQ(Fwd90TileMap(10, 4, true, false, 0)(0).m_block, 3);
+  EXPECT_EQ(Fwd90TileMap(10, 4, true, false, 0)(9).m_block, 3);
+  EXPECT_EQ(Fwd90TileMap(10, 4, true, false, 0)(10).m_block, 2);
   // Non-causal: the query blocks of one pair together.
-  EXPECT_EQ(fwd90_tile(3, 10, 4, false, false, 0).bh, 0);
-  EXPECT_EQ(fwd90_tile(4, 10, 4, false, false, 0).bh, 1);
+  EXPECT_EQ(Fwd90TileMap(10, 4, false, false, 0)(3).bh, 0);
+  EXPECT_EQ(Fwd90TileMap(10, 4, false, false, 0)(4).bh, 1);
+  // The largest tile index of a big grid (2^31 - 1 tiles at most: sm90_eligible).
+  const Fwd90TileMap big(int64_t(1) << 24, 127, true, false, 33);
+  const int64_t last = (int64_t(1) << 24) * 127 - 1;
+  const Fwd90Tile a = big(last), b = tile_by_division(last, int64_t(1) << 24, 127, true, false, 33);
+  EXPECT_TRUE(a.m_block == b.m_block && a.bh == b.bh);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "common/fast_div.h"
 #include "semantics/config.h"
 
 namespace flashattn::cuda::sm90 {
@@ -61,24 +62,53 @@ using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsume
 // share its K/V in L2; the last group also takes the remainder; the launcher decides, launch.cu);
 // varlen: every pair's last blocks first, so the long sequences' blocks start first and the short
 // ones fill in; otherwise the query blocks of one pair together (they share K and V in L2).
+// The host builds the map once a launch (its divisors as FastDiv: a tile's decode is a few
+// multiplies instead of 64-bit divisions, which took ~1400 cycles a tile, session 17); tile
+// indices below 2^31 (sm90_eligible).
 struct Fwd90Tile {
   int m_block;
-  int64_t bh;
+  int bh;
 };
-FA_HD Fwd90Tile fwd90_tile(int64_t t, int64_t bh_count, int num_m_blocks, bool causal, bool varlen, int group_heads) {
-  if (causal && group_heads > 0 && !varlen) {
-    // Groups of group_heads pairs; the last one takes a remainder below half a group too (a small
-    // last group would end the grid on a few heads' tiles).
-    const int64_t rounded = (bh_count + group_heads / 2) / group_heads;
-    const int64_t groups = rounded > 1 ? rounded : 1;
-    const int64_t g_raw = t / (int64_t(group_heads) * num_m_blocks);
-    const int64_t g = g_raw < groups - 1 ? g_raw : groups - 1;  // the tile's group
-    const int64_t g0 = g * group_heads, in = t - g0 * num_m_blocks;
-    const int64_t gsize = g < groups - 1 ? group_heads : bh_count - g0;
-    return {num_m_blocks - 1 - int(in / gsize), g0 + in % gsize};
+struct Fwd90TileMap {
+  int mode = 0;  // 0: a pair's query blocks together; 1: causal or varlen, longest first; 2: causal groups
+  int num_m_blocks = 1, last_group = 0, group_heads = 1;
+  FastDiv by_m, by_bh;            // modes 0, 1: num_m_blocks, bh_count
+  FastDiv by_group_tiles, by_group, by_last;  // mode 2: group_heads * num_m_blocks, group_heads, the last group's pairs
+
+  Fwd90TileMap() = default;
+  Fwd90TileMap(int64_t bh_count, int m_blocks, bool causal, bool varlen, int group)
+      : num_m_blocks(m_blocks), by_m(uint32_t(m_blocks)), by_bh(uint32_t(bh_count)) {
+    if (causal && group > 0 && !varlen) {
+      // Groups of group pairs; the last one takes a remainder below half a group too (a small
+      // last group would end the grid on a few heads' tiles).
+      const int64_t rounded = (bh_count + group / 2) / group;
+      mode = 2;
+      group_heads = group;
+      last_group = int(rounded > 1 ? rounded - 1 : 0);
+      by_group_tiles = FastDiv(uint32_t(int64_t(group) * m_blocks));
+      by_group = FastDiv(uint32_t(group));
+      by_last = FastDiv(uint32_t(bh_count - int64_t(last_group) * group));
+    } else {
+      mode = causal || varlen ? 1 : 0;
+    }
   }
-  if (causal || varlen) return {num_m_blocks - 1 - int(t / bh_count), t % bh_count};
-  return {num_m_blocks - 1 - int(t % num_m_blocks), t / num_m_blocks};
-}
+  FA_HD Fwd90Tile operator()(int64_t tile) const {
+    const uint32_t t = uint32_t(tile);
+    if (mode == 2) {
+      const uint32_t g_raw = by_group_tiles.div(t);
+      const uint32_t g = g_raw < uint32_t(last_group) ? g_raw : uint32_t(last_group);  // the tile's group
+      const uint32_t g0 = g * uint32_t(group_heads), in = t - g0 * uint32_t(num_m_blocks);
+      const FastDiv& size = g < uint32_t(last_group) ? by_group : by_last;
+      const uint32_t q = size.div(in);
+      return {num_m_blocks - 1 - int(q), int(g0 + in - q * size.d)};
+    }
+    if (mode == 1) {
+      const uint32_t q = by_bh.div(t);
+      return {num_m_blocks - 1 - int(q), int(t - q * by_bh.d)};
+    }
+    const uint32_t q = by_m.div(t);
+    return {num_m_blocks - 1 - int(t - q * by_m.d), int(q)};
+  }
+};
 
 }  // namespace flashattn::cuda::sm90

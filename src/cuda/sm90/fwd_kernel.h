@@ -29,16 +29,6 @@
 
 namespace flashattn::cuda::sm90 {
 
-// The finished tile's epilogue (O and LSE out) after the next tile's S_0 has been issued, so the
-// tensor cores run S_0 while the warpgroup writes (FLASHATTN_SM90_DEFER_EPILOGUE=1, a build-time
-// switch until measured: at 512-1k the forward spends ~3 us a tile outside the key-block work,
-// session 16; ptxas keeps every wgmma asynchronous with it, no C75xx); 0: the epilogue right after
-// the tile's last P V.
-#ifndef FLASHATTN_SM90_DEFER_EPILOGUE
-#define FLASHATTN_SM90_DEFER_EPILOGUE 0
-#endif
-constexpr bool kDeferEpilogue = FLASHATTN_SM90_DEFER_EPILOGUE != 0;
-
 #ifdef FLASHATTN_SM90_TRACE
 // Diagnostic timeline, compiled only with -DFLASHATTN_SM90_TRACE (a measurement build, never the
 // library's; bench/gpu/fwd_trace.sh): the first kTraceCtas CTAs record, per tile, the SM clock
@@ -46,8 +36,7 @@ constexpr bool kDeferEpilogue = FLASHATTN_SM90_DEFER_EPILOGUE != 0;
 // warpgroup's thread 0 (role 1 + warpgroup) into FwdParams90::trace; the launcher prints them
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
-// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done (with
-// FLASHATTN_SM90_DEFER_EPILOGUE=1: O and LSE taken, written during the next tile's S_0).
+// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done.
 constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 6;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
@@ -89,6 +78,11 @@ struct FwdParams90 {
   // flight share its K/V in L2; 0: one group (every head's longest tile first). The launcher
   // decides (launch.cu).
   int group_heads = 0;
+  // The tile sequence (config.h; built by the launcher from group_heads and the problem), and the
+  // divisors of a pair index by the head packs of a batch entry (num_heads / pack) and of a
+  // packed tile's row by its head's rows (kBlockM / pack).
+  Fwd90TileMap tiles;
+  FastDiv heads_div, rows_div;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
@@ -153,11 +147,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   // Loads tile t into the variables above; false when its query block is past its sequence.
   auto load_tile = [&](int64_t t) {
-    const Fwd90Tile tile = fwd90_tile(t, bh_count, p.num_m_blocks, p.causal, p.cu_seqlens_q != nullptr, P.group_heads);
+    const Fwd90Tile tile = P.tiles(t);
     const int m_block = tile.m_block;
-    const int64_t bh = tile.bh;
-    b = int(bh / heads_t);
-    h = int(bh % heads_t) * pack;  // the tile's first query head
+    b = int(P.heads_div.div(uint32_t(tile.bh)));
+    h = (tile.bh - b * heads_t) * pack;  // the tile's first query head
     seq = SeqInfo(p, b);
     m0 = m_block * rows_per_head;  // rows: the query rows m0 .. m0 + rows - 1 (of each head)
     if (m0 >= seq.seqlen_q) return false;
@@ -250,8 +243,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // This thread's tile row row0 + 8 hf: its query row past the tile's first (m0) and its head past
   // the tile's first (h); q_of: the query row of the current tile (computed where needed: kept
   // across the main loop they would cost registers).
-  auto row_in = [&](int hf) { return (row0 + hf * 8) % rows_per_head; };
-  auto head_in = [&](int hf) { return (row0 + hf * 8) / rows_per_head; };
+  auto head_in = [&](int hf) { return pack == 1 ? 0 : int(P.rows_div.div(uint32_t(row0 + hf * 8))); };
+  auto row_in = [&](int hf) { return row0 + hf * 8 - head_in(hf) * rows_per_head; };
   auto q_of = [&](int hf) { return m0 + row_in(hf); };
 
   semantics::ScoreMod<float> mod;  // per tile: the ALiBi slope and the diagonal
@@ -442,9 +435,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // The finished tile's epilogue: normalize, write LSE (natural log) and O (rows of its sequence
   // only): straight from registers, or into this warpgroup's 64 rows of the O tile and out with
   // TMA stores (which leave rows and columns past the tensor's extent alone). finish() takes the
-  // tile's coordinates, LSE and normalized O (packed, o_out: registers no wgmma writes, so that
-  // writing them while the next tile's S_0 runs needs no wait) when its last P V has landed;
-  // write_out() writes them, at once or (kDeferEpilogue) while the next tile's S_0 runs.
+  // tile's coordinates, LSE and normalized O (packed, o_out: registers no wgmma writes) when its
+  // last P V has landed; write_out() writes them. (Writing them while the next tile's S_0 runs
+  // instead, a build-time variant of session 16, measured -1 to -3% at 512-8k, session 17.)
   struct Finished {
     int b, h, m0, rows, q_row, qb;
     int64_t row_begin_q;
@@ -516,7 +509,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
 
   int tiles = 0;
-  bool pending = false;  // kDeferEpilogue: a finished tile waits for write_out
   for (int64_t r = 0; r < rounds; ++r) {
     const int64_t t = tile_of(r);
     if (t >= num_tiles || !load_tile(t)) continue;
@@ -525,7 +517,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
     }
     bh_dropout = uint64_t(b) * p.num_heads + h;  // (extras: pack is 1)
-    if constexpr (!kDeferEpilogue) zero_o();
+    zero_o();
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;
     [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
@@ -539,21 +531,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       issue_s(0, acc_s);
       hand_over();
       draw_keep(0);
-      if constexpr (kDeferEpilogue) {
-        if (pending) write_out();  // the last tile's, while S_0 runs
-        pending = false;
-      }
       wgmma_wait<0>();
       reg_fence(acc_s);
-      if constexpr (kDeferEpilogue) zero_o();
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 2);
       release_k(0);
       softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
       pack_p(acc_s);
-    } else if (kDeferEpilogue) {
-      if (pending) write_out();
-      pending = false;
-      zero_o();
     }
     for (int i = 1; i < n_count; ++i) {
       my_turn();
@@ -584,12 +567,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     ++tiles;
     it0 += n_count;
     finish();
-    if constexpr (kDeferEpilogue) pending = true;
-    else write_out();
+    write_out();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
-  }
-  if constexpr (kDeferEpilogue) {
-    if (pending) write_out();
   }
   if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);

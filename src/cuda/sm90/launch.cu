@@ -114,12 +114,19 @@ bool sm90_enabled() {
   return !(v != nullptr && v[0] == '1');
 }
 
+// The forward's tile indices fit 31 bits (config.h Fwd90TileMap decodes them with FastDiv): tiles
+// of 64 rows at the least (two consumer warpgroups, packed GQA at most halves the pairs it packs).
+bool sm90_tiles_fit(const Problem& p) {
+  const int64_t blocks = (p.max_seqlen_q + 63) / 64;
+  return int64_t(p.batch) * p.num_heads * blocks < (int64_t(1) << 31);
+}
+
 bool sm90_eligible(const Problem& p) {
   // head_dim == head_dim_v, or the (192, 128) pair (tiers: head_dim in (128, 192], head_dim_v in (96, 128]).
   const bool dims = p.head_dim == p.head_dim_v || (p.head_dim > 128 && p.head_dim <= 192 && p.head_dim_v > 96 && p.head_dim_v <= 128);
   return dims && p.head_dim % 8 == 0 && p.head_dim_v % 8 == 0 && sm90::tma_ok(p.q) && sm90::tma_ok(p.k) &&
          sm90::tma_ok(p.v) && sm90::tma_ok(p.out) && p.total_q < (int64_t(1) << 31) &&
-         p.total_k < (int64_t(1) << 31);
+         p.total_k < (int64_t(1) << 31) && sm90_tiles_fit(p);
 }
 
 void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& context) {

@@ -19,6 +19,11 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   P.p.num_m_blocks = (P.p.seqlen_q + rows_per_head - 1) / rows_per_head;
   const int64_t tiles = int64_t(P.p.num_m_blocks) * P.p.batch * (P.p.num_heads / P.pack);
   if (tiles == 0) return;
+  if (tiles >= (int64_t(1) << 31)) throw CudaError("flashattn: internal error: sm90 forward with 2^31 tiles or more");
+  const int64_t pairs = int64_t(P.p.batch) * (P.p.num_heads / P.pack);
+  P.tiles = Fwd90TileMap(pairs, P.p.num_m_blocks, P.p.causal, P.p.cu_seqlens_q != nullptr, P.group_heads);
+  P.heads_div = FastDiv(uint32_t(P.p.num_heads / P.pack));
+  P.rows_div = FastDiv(uint32_t(rows_per_head));
   const int64_t blocks = P.persistent && P.sm_count > 0 && P.sm_count < tiles ? P.sm_count : tiles;
   check_grid(blocks);
   auto kernel = fwd_kernel<T, C, kExtras>;

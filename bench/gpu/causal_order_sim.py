@@ -2,7 +2,7 @@
 """Model of the sm90 forward's persistent grid on causal problems (no GPU): how evenly a tile
 order spreads the work over the CTAs, and how many heads a round has in flight.
 
-The kernel's order is src/cuda/sm90/config.h fwd90_tile, mirrored here; the grid walks it in
+The kernel's order is src/cuda/sm90/config.h Fwd90TileMap, mirrored here; the grid walks it in
 rounds of `grid` CTAs, CTA c taking the c-th tile of even rounds and the c-th from the end of odd
 ones (fwd_kernel.h). A tile costs its key blocks plus `overhead` (seqlen_q = seqlen_k, causal
 aligned bottom-right). Efficiency = total work / (grid x the busiest CTA's work); heads per round:
@@ -16,7 +16,7 @@ import argparse
 
 
 def tile(t, bh, m, group):
-    """fwd90_tile for causal, padded batches: (query block, pair)."""
+    """Fwd90TileMap for causal, padded batches: (query block, pair)."""
     if group > 0:
         groups = max(1, (bh + group // 2) // group)  # the last group takes a remainder below group / 2
         g = min(t // (group * m), groups - 1)

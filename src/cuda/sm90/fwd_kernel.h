@@ -73,7 +73,7 @@ struct FwdParams90 {
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
   // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
   int pack = 1;
-  // Causal tile order in head groups (config.h fwd90_tile): the tiles of group_heads (batch,
+  // Causal tile order in head groups (config.h Fwd90TileMap): the tiles of group_heads (batch,
   // head) pairs at a time, longest first within the group, so that several tiles of each head in
   // flight share its K/V in L2; 0: one group (every head's longest tile first). The launcher
   // decides (launch.cu).
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile and
   // one round). The snake balances causal grids, whose tiles shorten along t: with plain striding
   // CTA 0 took the longest tile of every round (16k causal: 14% more work than the last CTA).
-  // The order of the tiles: config.h fwd90_tile. Every warpgroup walks the same sequence, so
+  // The order of the tiles: config.h Fwd90TileMap. Every warpgroup walks the same sequence, so
   // producer and consumers agree on each tile.
 #ifdef FLASHATTN_SM90_TRACE
   const long long trace_t0 = clock64();

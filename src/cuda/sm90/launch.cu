@@ -114,8 +114,9 @@ bool sm90_enabled() {
   return !(v != nullptr && v[0] == '1');
 }
 
-// The forward's tile indices fit 31 bits (config.h Fwd90TileMap decodes them with FastDiv): tiles
-// of 64 rows at the least (two consumer warpgroups, packed GQA at most halves the pairs it packs).
+// The forward's tile indices fit 31 bits (config.h Fwd90TileMap decodes them with FastDiv): at
+// most ceil(seqlen_q / 64) tiles a (batch, head) pair (64 rows a consumer warpgroup; packed GQA
+// has fewer). Beyond reach of any GPU's memory (q alone would pass 16 TB); checked all the same.
 bool sm90_tiles_fit(const Problem& p) {
   const int64_t blocks = (p.max_seqlen_q + 63) / 64;
   return int64_t(p.batch) * p.num_heads * blocks < (int64_t(1) << 31);
@@ -177,7 +178,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // for the group instead of one per query head); the plain kernel only.
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
-  // Causal tiles in head groups (config.h fwd90_tile; sessions 14-15). Longest first over all
+  // Causal tiles in head groups (config.h Fwd90TileMap; sessions 14-15). Longest first over all
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming
   // its head's K/V: with fewer than two a head (more pairs than half the SMs) the short causal
   // shapes were DRAM bound (2k, head_dim 128: 1.09 GB read; 0.34 GB in groups). Groups of a

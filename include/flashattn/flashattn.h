@@ -15,8 +15,9 @@
 //                                 <= i + seqlen_k - seqlen_q + window_right (-1 = unbounded side);
 //         causal is window (window_left, 0)
 //   p = softmax over visible keys; lse = log(sum of exp(s)) over visible keys
-//   dropout: p_ij is zeroed with probability dropout_p, decided by Philox4x32-10 from
-//            (seed, offset, batch, head, i, j) alone; kept values are scaled by 1 / (1 - dropout_p)
+//   dropout: p_ij is zeroed with probability dropout_p rounded to a multiple of 1/256 (at least
+//            1/256), decided by Philox4x32-7 from (seed, offset, batch, head, i, j) alone
+//            (docs/numerics.md); kept values are scaled by 1 / (1 - dropout_p)
 //   out_i = sum_j p_ij v_j; a row that sees no key gets out = 0, lse = -inf, zero gradients.
 #pragma once
 

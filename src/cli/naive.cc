@@ -149,10 +149,10 @@ float softmax_row(const Problem& p, const semantics::ScoreMod<float>& mod, int i
 // f[j] = the dropout factor of (i, j): 0 (dropped) or 1 / (1 - p) (kept) inside [lo, hi), 0 outside.
 void dropout_factors(const semantics::Dropout& d, uint64_t bh, int i, int lo, int hi, int sk, float* f) {
   std::fill(f, f + sk, 0.0f);
-  for (int g = lo / 32; g * 32 < hi; ++g) {
-    const uint32_t bits = d.keep_bits32(bh, i, g * 32);
-    for (int t = 0; t < 32; ++t) {
-      const int j = g * 32 + t;
+  for (int g = lo / 64; g * 64 < hi; ++g) {
+    const uint64_t bits = d.keep_bits64(bh, i, g * 64);
+    for (int t = 0; t < 64; ++t) {
+      const int j = g * 64 + t;
       if (j >= lo && j < hi) f[j] = (bits >> t) & 1u ? d.keep_scale : 0.0f;
     }
   }

@@ -25,7 +25,7 @@ namespace {
 constexpr int kBlockM = 64;  // query rows per tile
 constexpr int kBlockN = 64;  // keys per block
 static_assert(kBlockN % kW == 0 && kBlockM % kW == 0, "blocks must be whole vectors");
-static_assert(kBlockN % 32 == 0, "dropout draws 32 columns at a time (semantics/dropout.h)");
+static_assert(kBlockN % 64 == 0, "dropout draws 64 columns at a time (semantics/dropout.h)");
 
 struct Dims {
   int d, dv, dp, dvp;  // head dims and their vector-padded widths
@@ -80,9 +80,9 @@ void tile(const Problem& p, const Dims& m, int b, int h, int r0, int n, int c0, 
     }
     if (dropout) {
       float* zr = z + r * kBlockN;
-      for (int j = 0; j < kBlockN; j += 32) {
-        const uint32_t keep = p.dropout.keep_bits32(bh, i, c0 + j);
-        for (int u = 0; u < 32; ++u) zr[j + u] = ((keep >> u) & 1u) ? pr[j + u] * keep_scale : 0.0f;
+      for (int j = 0; j < kBlockN; j += 64) {
+        const uint64_t keep = p.dropout.keep_bits64(bh, i, c0 + j);
+        for (int u = 0; u < 64; ++u) zr[j + u] = ((keep >> u) & 1u) ? pr[j + u] * keep_scale : 0.0f;
       }
     }
   }
@@ -99,9 +99,9 @@ void tile(const Problem& p, const Dims& m, int b, int h, int r0, int n, int c0, 
     float* dr = ds + r * kBlockN;
     const float* pr = prob + r * kBlockN;
     if (dropout) {
-      for (int j = 0; j < kBlockN; j += 32) {
-        const uint32_t keep = p.dropout.keep_bits32(bh, i, c0 + j);
-        for (int u = 0; u < 32; ++u) dr[j + u] = ((keep >> u) & 1u) ? dr[j + u] * keep_scale : 0.0f;
+      for (int j = 0; j < kBlockN; j += 64) {
+        const uint64_t keep = p.dropout.keep_bits64(bh, i, c0 + j);
+        for (int u = 0; u < 64; ++u) dr[j + u] = ((keep >> u) & 1u) ? dr[j + u] * keep_scale : 0.0f;
       }
     }
     if (p.softcap > 0) {

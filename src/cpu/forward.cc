@@ -23,7 +23,7 @@ constexpr int kSubTiles = 4;   // sub-tiles sharing each key block while it is h
 constexpr int kTileRows = kBlockM * kSubTiles;
 constexpr int kBlockN = 128;   // keys per block
 static_assert(kBlockN % kW == 0, "key blocks must be whole vectors");
-static_assert(kBlockN % 32 == 0, "dropout draws 32 columns at a time (semantics/dropout.h)");
+static_assert(kBlockN % 64 == 0, "dropout draws 64 columns at a time (semantics/dropout.h)");
 
 struct Tile {
   int head_in_group;
@@ -95,9 +95,9 @@ void update(const Problem& p, const semantics::ScoreMod<float>& mod, const seman
     }
     // Dropout after the row sum: the normalizer counts every weight, kept or not.
     if (p.dropout.enabled())
-      for (int j = 0; j < kBlockN; j += 32) {
-        const uint32_t keep = p.dropout.keep_bits32(bh, i, c0 + j);
-        for (int u = 0; u < 32; ++u)
+      for (int j = 0; j < kBlockN; j += 64) {
+        const uint64_t keep = p.dropout.keep_bits64(bh, i, c0 + j);
+        for (int u = 0; u < 64; ++u)
           if (!((keep >> u) & 1u)) sr[j + u] = 0.0f;
       }
   }

@@ -1,15 +1,19 @@
-// Dropout as a pure function of (seed, offset, batch, head, row, col), through Philox4x32-10, so
+// Dropout as a pure function of (seed, offset, batch, head, row, col), through Philox4x32-7, so
 // that every backend, tile shape, thread count, the forward and the backward drop the same elements.
-//   unit    = (col / 32) * 4 + (col % 8) / 2
+//   unit    = (col / 64) * 4 + (col % 8) / 2
 //   counter = (unit, row, low32(offset + bh), high32(offset + bh)),  bh = batch * num_heads + head
 //   key     = (low32(seed), high32(seed))
-// Philox's 128 bits are eight 16-bit words, word k = bits 16k .. 16k + 15 (word 0 the low half of
-// x[0]); column col takes word 2 * ((col % 32) / 8) + col % 2, and is dropped iff that word <
-// threshold, threshold = max(1, floor(p * 2^16)). Kept weights are multiplied by 1 / (1 - p).
-// One unit is the eight columns {32g + 8t + 2q + e : t < 4, e < 2} of a row: exactly what one
-// thread of an mma.sync / wgmma accumulator holds of 32 columns (pairs of adjacent columns every
-// 8), so a GPU thread draws one Philox call per 8 of its elements (CPU: 4 calls per 32 columns).
+// Philox's 128 bits are sixteen bytes, byte k = bits 8k .. 8k + 7 (byte 0 the low byte of x[0]);
+// column col takes byte 2 * ((col % 64) / 8) + col % 2, and is dropped iff that byte < threshold,
+// threshold = min(255, max(1, round(p * 256))). Kept weights are multiplied by 1 / (1 - p).
+// One unit is the sixteen columns {64g + 8t + 2q + e : t < 8, e < 2} of a row: what one thread of
+// an mma.sync / wgmma accumulator holds of 64 columns (pairs of adjacent columns every 8), so a GPU
+// thread draws one Philox call per 16 of its elements (CPU: 4 calls per 64 columns). The form of
+// FlashAttention-2's dropout (8-bit words, 7 rounds): until session 18 the rule took 16-bit words
+// and 10 rounds, 2.9x the Philox work an element, and that work bounded both passes (NOTES).
 #pragma once
+
+#include <cmath>
 
 #include "semantics/config.h"
 
@@ -32,14 +36,17 @@ FA_HD uint32_t mulhilo32(uint32_t a, uint32_t b, uint32_t* hi) {
   return uint32_t(product);
 }
 
-// Philox4x32 with 10 rounds (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3").
-FA_HD Philox4 philox4x32_10(Philox4 ctr, uint32_t key0, uint32_t key1) {
+// Philox4x32 with kRounds rounds (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3");
+// the dropout rule takes 7 (kDropoutRounds). Random123's known answers for 7 and 10 rounds are
+// checked in tests/cpp/test_dropout.cc.
+template <int kRounds>
+FA_HD Philox4 philox4x32(Philox4 ctr, uint32_t key0, uint32_t key1) {
   constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
   constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-  for (int round = 0; round < 10; ++round) {
+  for (int round = 0; round < kRounds; ++round) {
     uint32_t hi0, hi1;
     const uint32_t lo0 = mulhilo32(kM0, ctr.x[0], &hi0);
     const uint32_t lo1 = mulhilo32(kM1, ctr.x[2], &hi1);
@@ -54,18 +61,19 @@ FA_HD Philox4 philox4x32_10(Philox4 ctr, uint32_t key0, uint32_t key1) {
   }
   return ctr;
 }
+constexpr int kDropoutRounds = 7;
 
 struct Dropout {
   uint64_t seed = 0;
   uint64_t offset = 0;
-  uint32_t threshold = 0;  // dropped iff the column's 16-bit random word < threshold; 0: dropout off
+  uint32_t threshold = 0;  // dropped iff the column's random byte < threshold; 0: dropout off
   float keep_scale = 1.0f;  // 1 / (1 - p)
 
   FA_HD bool enabled() const { return threshold != 0; }
 
-  // The unit (Philox counter word 0) of column col, and the index of its 16-bit word.
-  static FA_HD int unit_of(int col) { return (col >> 5) * 4 + ((col & 7) >> 1); }
-  static FA_HD int word_of(int col) { return 2 * ((col & 31) >> 3) + (col & 1); }
+  // The unit (Philox counter word 0) of column col, and the index of its byte (< 16).
+  static FA_HD int unit_of(int col) { return (col >> 6) * 4 + ((col & 7) >> 1); }
+  static FA_HD int byte_of(int col) { return 2 * ((col & 63) >> 3) + (col & 1); }
 
   // The 128 random bits of one unit of one row.
   FA_HD Philox4 words(uint64_t bh, int row, int unit) const {
@@ -75,54 +83,56 @@ struct Dropout {
     ctr.x[1] = uint32_t(row);
     ctr.x[2] = uint32_t(sub);
     ctr.x[3] = uint32_t(sub >> 32);
-    return philox4x32_10(ctr, uint32_t(seed), uint32_t(seed >> 32));
+    return philox4x32<kDropoutRounds>(ctr, uint32_t(seed), uint32_t(seed >> 32));
   }
 
-  // Whether 16-bit word k (< 8) of a unit's Philox output is kept, against threshold_hi() =
-  // threshold << 16: the high half of x[k / 2] compares as it stands, the low half shifted up (one
-  // or two instructions a word on a GPU). (Both sides scaled by 2^16: the low bits below a high
-  // half cannot reach the next multiple of 2^16.)
-  FA_HD uint32_t threshold_hi() const { return threshold << 16; }
-  static FA_HD bool word_kept(const Philox4& w, int k, uint32_t threshold_hi) {
-    const uint32_t x = w.x[k >> 1];
-    return ((k & 1) ? x : x << 16) >= threshold_hi;
+  // Whether byte k (< 16) of a unit's Philox output is kept, against threshold_hi() =
+  // threshold << 24: the byte shifted to the top of its 32-bit word compares as it stands (one
+  // or two instructions a byte on a GPU; the bits below it cannot reach the next multiple of 2^24).
+  FA_HD uint32_t threshold_hi() const { return threshold << 24; }
+  static FA_HD bool byte_kept(const Philox4& w, int k, uint32_t threshold_hi) {
+    return (w.x[k >> 2] << (24 - 8 * (k & 3))) >= threshold_hi;
   }
-  // The column, within its stretch of 32, that word k of the stretch's unit q (< 4) decides: the
-  // inverse of (unit_of, word_of).
+  // The column, within its stretch of 64, that byte k of the stretch's unit q (< 4) decides: the
+  // inverse of (unit_of, byte_of).
   static FA_HD int column_of(int q, int k) { return 8 * (k >> 1) + 2 * q + (k & 1); }
 
-  // Bit k set iff 16-bit word k of the unit is kept (k < 8).
-  FA_HD uint32_t keep_bits8(uint64_t bh, int row, int unit) const {
+  // Bit k set iff byte k of the unit is kept (k < 16).
+  FA_HD uint32_t keep_bits16(uint64_t bh, int row, int unit) const {
     const Philox4 w = words(bh, row, unit);
+    const uint32_t thr = threshold_hi();
     uint32_t bits = 0;
-    for (int k = 0; k < 8; ++k) bits |= uint32_t(word_kept(w, k, threshold_hi())) << k;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int k = 0; k < 16; ++k) bits |= uint32_t(byte_kept(w, k, thr)) << k;
     return bits;
   }
 
-  // Bit c set iff column col0 + c is kept, c < 32; col0 a multiple of 32 (four Philox calls).
-  FA_HD uint32_t keep_bits32(uint64_t bh, int row, int col0) const {
-    uint32_t mask = 0;
+  // Bit c set iff column col0 + c is kept, c < 64; col0 a multiple of 64 (four Philox calls).
+  FA_HD uint64_t keep_bits64(uint64_t bh, int row, int col0) const {
+    uint64_t mask = 0;
     for (int q = 0; q < 4; ++q) {
-      const uint32_t bits = keep_bits8(bh, row, (col0 >> 5) * 4 + q);
-      for (int t = 0; t < 4; ++t) mask |= ((bits >> (2 * t)) & 3u) << (8 * t + 2 * q);
+      const uint32_t bits = keep_bits16(bh, row, (col0 >> 6) * 4 + q);
+      for (int t = 0; t < 8; ++t) mask |= uint64_t((bits >> (2 * t)) & 3u) << (8 * t + 2 * q);
     }
     return mask;
   }
 
   // Kept bits of the column pairs (j0 + 8t, j0 + 8t + 1), t < pairs <= 16, as bits 2t and 2t + 1:
   // one row of an mma / wgmma accumulator (a pair of adjacent columns every 8). j0 must be even.
-  // The pairs of one 32-column stretch share a unit, one Philox call per (up to) four pairs; when
-  // j0 starts a stretch, a unit's eight bits are the mask's next eight. Rolled loops, so a kernel
-  // holds one copy of the Philox rounds; kUnroll = 4 unrolls the calls of a stretch-aligned j0
-  // (independent: a GPU thread overlaps their rounds, at the cost of a copy of them a call).
+  // The pairs of one 64-column stretch share a unit, one Philox call per (up to) eight pairs; when
+  // j0 starts a stretch, a unit's sixteen bits are the mask's next sixteen. Rolled loops, so a
+  // kernel holds one copy of the Philox rounds; kUnroll = 2 unrolls the calls of a stretch-aligned
+  // j0 (independent: a GPU thread overlaps their rounds, at the cost of a copy of them a call).
   template <int kUnroll = 1>
   FA_HD uint32_t keep_mask_pairs(uint64_t bh, int row, int j0, int pairs) const {
     uint32_t mask = 0;
-    if ((j0 & 31) < 8) {
+    if ((j0 & 63) < 8) {
 #ifdef __CUDA_ARCH__
 #pragma unroll kUnroll
 #endif
-      for (int g = 0; 4 * g < pairs; ++g) mask |= keep_bits8(bh, row, unit_of(j0 + 32 * g)) << (8 * g);
+      for (int g = 0; 8 * g < pairs; ++g) mask |= keep_bits16(bh, row, unit_of(j0 + 64 * g)) << (16 * g);
       return pairs >= 16 ? mask : mask & ((1u << (2 * pairs)) - 1u);
     }
     int t = 0;
@@ -130,30 +140,32 @@ struct Dropout {
 #pragma unroll 1
 #endif
     while (t < pairs) {
-      const int group = (j0 + 8 * t) >> 5;
-      const uint32_t bits = keep_bits8(bh, row, unit_of(j0 + 8 * t));
-      for (; t < pairs && ((j0 + 8 * t) >> 5) == group; ++t)
-        mask |= ((bits >> word_of(j0 + 8 * t)) & 3u) << (2 * t);
+      const int group = (j0 + 8 * t) >> 6;
+      const uint32_t bits = keep_bits16(bh, row, unit_of(j0 + 8 * t));
+      for (; t < pairs && ((j0 + 8 * t) >> 6) == group; ++t)
+        mask |= ((bits >> byte_of(j0 + 8 * t)) & 3u) << (2 * t);
     }
     return mask;
   }
 
   FA_HD bool keep(uint64_t bh, int row, int col) const {
     if (!enabled()) return true;
-    return (keep_bits8(bh, row, unit_of(col)) >> word_of(col)) & 1u;
+    return byte_kept(words(bh, row, unit_of(col)), byte_of(col), threshold_hi());
   }
 };
 
-// p in [0, 1). Computed in double on the host so that every backend gets the same threshold.
+// p in [0, 1). Computed in double on the host so that every backend gets the same threshold: p
+// rounded to a multiple of 1/256 (at least 1/256, at most 255/256), as FlashAttention-2 does; the
+// keep scale stays 1 / (1 - p) for the p given.
 inline Dropout make_dropout(double p, uint64_t seed, uint64_t offset) {
   Dropout d;
   d.seed = seed;
   d.offset = offset;
   if (p > 0.0) {
-    double t = p * 65536.0;
-    if (t > 65535.0) t = 65535.0;
+    double t = std::floor(p * 256.0 + 0.5);
+    if (t > 255.0) t = 255.0;
+    if (t < 1.0) t = 1.0;  // p > 0 always drops something in expectation
     d.threshold = uint32_t(t);
-    if (d.threshold == 0) d.threshold = 1;  // p > 0 always drops something in expectation
     d.keep_scale = float(1.0 / (1.0 - p));
   }
   return d;

@@ -1,7 +1,8 @@
 // Dropout exactness: the set of attention weights the CPU backend drops is the set the documented
-// Philox4x32-10 rule drops, element for element, in the forward and the backward, for any thread
+// Philox4x32-7 rule drops, element for element, in the forward and the backward, for any thread
 // count. Observed through the public API: with V[j][c] = (j == c + chunk * head_dim_v), out[i][c]
 // is exactly 0 iff key c + chunk * head_dim_v was dropped or masked for query i.
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -12,12 +13,14 @@ namespace flashattn::test {
 namespace {
 
 using semantics::Philox4;
-using semantics::philox4x32_10;
+using semantics::philox4x32;
 
-// --- Philox4x32-10 against the published Random123 known-answer vectors (kat_vectors). ---
+// --- Philox4x32 (7 rounds, the rule's; 10, the common default) against the published Random123
+// known-answer vectors (kat_vectors). ---
 
+template <int kRounds = 10>
 void expect_philox(Philox4 ctr, uint32_t k0, uint32_t k1, Philox4 want) {
-  const Philox4 got = philox4x32_10(ctr, k0, k1);
+  const Philox4 got = philox4x32<kRounds>(ctr, k0, k1);
   for (int t = 0; t < 4; ++t)
     EXPECT_EQ(got.x[t], want.x[t]) << "word " << t << std::hex << " ctr " << ctr.x[0] << " " << ctr.x[1] << " "
                                    << ctr.x[2] << " " << ctr.x[3] << " key " << k0 << " " << k1;
@@ -34,35 +37,44 @@ TEST(Philox, KnownAnswerPi) {
   expect_philox({{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}}, 0xa4093822u, 0x299f31d0u,
                 {{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}});
 }
+TEST(Philox, KnownAnswersSevenRounds) {
+  static_assert(semantics::kDropoutRounds == 7, "the rule's round count (docs/numerics.md)");
+  expect_philox<7>({{0, 0, 0, 0}}, 0, 0, {{0x5f6fb709u, 0x0d893f64u, 0x4f121f81u, 0x4f730a48u}});
+  expect_philox<7>({{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}}, 0xffffffffu, 0xffffffffu,
+                   {{0x5207ddc2u, 0x45165e59u, 0x4d8ee751u, 0x8c52f662u}});
+  expect_philox<7>({{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}}, 0xa4093822u, 0x299f31d0u,
+                   {{0x4dfccabau, 0x190a87f0u, 0xc47362bau, 0xb6b5242au}});
+}
 
 // --- The documented rule, written out independently of semantics::Dropout. ---
 
-// dropped iff word < threshold, threshold = max(1, floor(p * 2^16)); the counter is
-// ((col / 32) * 4 + (col % 8) / 2, row, low32(offset + bh), high32(offset + bh)), the key
-// (low32(seed), high32(seed)); the word is 16-bit word 2 * ((col % 32) / 8) + col % 2 of the
-// output (word k: bits 16k .. 16k + 15, little end first).
+// dropped iff byte < threshold, threshold = min(255, max(1, round(p * 256))); the counter is
+// ((col / 64) * 4 + (col % 8) / 2, row, low32(offset + bh), high32(offset + bh)), the key
+// (low32(seed), high32(seed)), 7 rounds; the byte is byte 2 * ((col % 64) / 8) + col % 2 of the
+// output (byte k: bits 8k .. 8k + 7, little end first).
+int documented_threshold(double p) {
+  int t = int(std::lround(p * 256.0));
+  return t > 255 ? 255 : t < 1 ? 1 : t;
+}
 bool documented_keep(double p, uint64_t seed, uint64_t offset, uint64_t bh, int row, int col) {
   if (p <= 0) return true;
-  double t = p * 65536.0;
-  uint64_t threshold = uint64_t(t);
-  if (threshold > 0xffffu) threshold = 0xffffu;
-  if (threshold == 0) threshold = 1;
+  const int threshold = documented_threshold(p);
   const uint64_t sub = offset + bh;
-  const uint32_t unit = uint32_t((col / 32) * 4 + (col % 8) / 2);
-  const Philox4 w = philox4x32_10({{unit, uint32_t(row), uint32_t(sub), uint32_t(sub >> 32)}}, uint32_t(seed),
+  const uint32_t unit = uint32_t((col / 64) * 4 + (col % 8) / 2);
+  const Philox4 w = philox4x32<7>({{unit, uint32_t(row), uint32_t(sub), uint32_t(sub >> 32)}}, uint32_t(seed),
                                   uint32_t(seed >> 32));
-  uint16_t words[8];
-  for (int k = 0; k < 8; ++k) words[k] = uint16_t(w.x[k / 2] >> (16 * (k % 2)));
-  return words[2 * ((col % 32) / 8) + col % 2] >= threshold;
+  uint8_t bytes[16];
+  for (int k = 0; k < 16; ++k) bytes[k] = uint8_t(w.x[k / 4] >> (8 * (k % 4)));
+  return bytes[2 * ((col % 64) / 8) + col % 2] >= threshold;
 }
 
 // The GPU kernels' accessor (pairs of columns every 8, from any even start) and the CPU one
-// (32 columns) agree with keep() column for column.
+// (64 columns) agree with keep() column for column.
 TEST(DropoutRule, BulkAccessorsMatchKeep) {
   const semantics::Dropout d = semantics::make_dropout(0.3, 1234, 99);
   for (uint64_t bh : {0, 3})
     for (int row : {0, 7, 1000}) {
-      for (int j0 = 0; j0 < 120; j0 += 2)
+      for (int j0 = 0; j0 < 200; j0 += 2)
         for (int pairs : {1, 3, 4, 10, 16}) {
           const uint32_t m = d.keep_mask_pairs(bh, row, j0, pairs);
           for (int t = 0; t < pairs; ++t)
@@ -70,21 +82,21 @@ TEST(DropoutRule, BulkAccessorsMatchKeep) {
               ASSERT_EQ((m >> (2 * t + e)) & 1u, uint32_t(d.keep(bh, row, j0 + 8 * t + e)))
                   << "j0=" << j0 << " pairs=" << pairs << " t=" << t << " e=" << e;
         }
-      for (int c0 : {0, 32, 96}) {
-        const uint32_t m = d.keep_bits32(bh, row, c0);
-        for (int c = 0; c < 32; ++c) ASSERT_EQ((m >> c) & 1u, uint32_t(d.keep(bh, row, c0 + c))) << c0 + c;
+      for (int c0 : {0, 64, 192}) {
+        const uint64_t m = d.keep_bits64(bh, row, c0);
+        for (int c = 0; c < 64; ++c) ASSERT_EQ(uint32_t((m >> c) & 1u), uint32_t(d.keep(bh, row, c0 + c))) << c0 + c;
       }
     }
 }
 
-// The word-level helpers the sm90 backward draws with (word_kept, column_of) against keep().
-TEST(DropoutRule, WordHelpersMatchKeep) {
+// The byte-level helpers the sm90 backward draws with (byte_kept, column_of) against keep().
+TEST(DropoutRule, ByteHelpersMatchKeep) {
   for (int q = 0; q < 4; ++q)
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < 16; ++k) {
       const int c = semantics::Dropout::column_of(q, k);
-      ASSERT_TRUE(c >= 0 && c < 32);
-      EXPECT_EQ(semantics::Dropout::unit_of(64 + c), 8 + q);
-      EXPECT_EQ(semantics::Dropout::word_of(64 + c), k);
+      ASSERT_TRUE(c >= 0 && c < 64);
+      EXPECT_EQ(semantics::Dropout::unit_of(128 + c), 8 + q);
+      EXPECT_EQ(semantics::Dropout::byte_of(128 + c), k);
     }
   for (double p : {1e-9, 0.17, 0.5, 0.9999})
     for (uint64_t bh : {0, 9}) {
@@ -92,11 +104,11 @@ TEST(DropoutRule, WordHelpersMatchKeep) {
       for (int row : {0, 5, 4097})
         for (int unit = 0; unit < 12; ++unit) {
           const semantics::Philox4 w = d.words(bh, row, unit);
-          for (int k = 0; k < 8; ++k) {
-            const int col = (unit / 4) * 32 + semantics::Dropout::column_of(unit % 4, k);
-            ASSERT_EQ(semantics::Dropout::word_kept(w, k, d.threshold_hi()), d.keep(bh, row, col))
+          for (int k = 0; k < 16; ++k) {
+            const int col = (unit / 4) * 64 + semantics::Dropout::column_of(unit % 4, k);
+            ASSERT_EQ(semantics::Dropout::byte_kept(w, k, d.threshold_hi()), d.keep(bh, row, col))
                 << "p=" << p << " row=" << row << " col=" << col;
-            ASSERT_EQ(semantics::Dropout::word_kept(w, k, d.threshold_hi()),
+            ASSERT_EQ(semantics::Dropout::byte_kept(w, k, d.threshold_hi()),
                       documented_keep(p, 0xfeedbeef12345ull, 3, bh, row, col));
           }
         }
@@ -112,7 +124,7 @@ TEST(DropoutRule, KeepMatchesDocumentedRule) {
         EXPECT_FLOAT_EQ(d.keep_scale, float(1.0 / (1.0 - p)));
         for (uint64_t bh : {0, 1, 5})
           for (int row = 0; row < 9; ++row)
-            for (int col = 0; col < 70; ++col)
+            for (int col = 0; col < 140; ++col)
               ASSERT_EQ(d.keep(bh, row, col), documented_keep(p, seed, offset, bh, row, col))
                   << "p=" << p << " seed=" << seed << " offset=" << offset << " bh=" << bh << " row=" << row
                   << " col=" << col;
@@ -422,8 +434,25 @@ TEST(DropoutStats, DropRateIsCloseToP) {
   for (float p : {0.05f, 0.3f, 0.5f, 0.9f}) {
     const Observed o = observe_forward(c, dropout_options(p, 2024, 0), 0);
     const Rate r = drop_rate(o);
-    const double sigma = std::sqrt(p * (1.0 - p) / double(r.total));
-    EXPECT_NEAR(r.value(), p, 5 * sigma) << "p=" << p << " over " << r.total << " weights";
+    // The rule drops with probability threshold / 256: p rounded to a multiple of 1/256.
+    const double pe = documented_threshold(p) / 256.0;
+    EXPECT_LE(std::fabs(pe - p), 1.0 / 512 + 1e-9);
+    const double sigma = std::sqrt(pe * (1.0 - pe) / double(r.total));
+    EXPECT_NEAR(r.value(), pe, 5 * sigma) << "p=" << p << " over " << r.total << " weights";
+    // Neighbours (the same Philox call's bytes, adjacent calls, adjacent rows) uncorrelated.
+    for (const auto& [di, dj] : {std::pair{0, 1}, std::pair{0, 8}, std::pair{0, 2}, std::pair{1, 0}}) {
+      double sxy = 0, sx = 0, sy = 0, n = 0;
+      for (int b = 0; b < o.batch; ++b)
+        for (int h = 0; h < o.heads; ++h)
+          for (int i = 0; i + di < o.max_q; ++i)
+            for (int j = 0; j + dj < o.max_k; ++j) {
+              const int x = o.at(b, h, i, j), y = o.at(b, h, i + di, j + dj);
+              if (x < 0 || y < 0) continue;
+              sxy += x * y, sx += x, sy += y, n += 1;
+            }
+      const double cov = sxy / n - (sx / n) * (sy / n), var = (1 - pe) * pe;
+      EXPECT_LT(std::fabs(cov / var), 5.0 / std::sqrt(n)) << "p=" << p << " neighbour (" << di << ", " << dj << ")";
+    }
   }
 }
 

@@ -436,9 +436,10 @@ void check_ds_stmatrix() {
 }
 
 // Dropout's keep bits in the kernel with extras (64-query steps): warp w of a consumer warpgroup
-// draws Dropout::keep_bits32 of query m0 + (w / 2) * 32 + lane over the 32 keys (w % 2) * 32 ..
-// of the warpgroup's 64, the warp's ballots transpose them (ballot c: bit l = lane l's bit c, kept
-// by lane c), lane c stores its word at keep_word(key, w / 2); a consumer thread then reads the
+// draws Philox units 2 (w % 2) and 2 (w % 2) + 1 of the warpgroup's 64-key stretch for query
+// m0 + (w / 2) * 32 + lane, the warp's ballots transpose them (one per byte: bit l = lane l's
+// test), lane 4 (k / 2) + 2 u + k % 2 keeps unit u's byte-k ballot and stores it at
+// keep_word(key 8 (lane / 4) + 4 (w % 2) + lane % 4, w / 2); a consumer thread then reads the
 // words of its keys kr0, kr0 + 8 and tests bit (g % 4) * 8 + 2 tq + e % 2 of word g / 4 for its
 // element (key kr0 + 8 (e / 2), query 8 g + 2 tq + e % 2). Checked against Dropout::keep for every
 // element of both warpgroups, on steps and key blocks away from the origin.
@@ -452,23 +453,28 @@ void check_keep_bits() {
       std::vector<int> written(C::kKeepWordsWG, 0);
       for (int warp = 0; warp < 4; ++warp)
         for (int i = 0; i < C::kKeepDraws; ++i) {
-          // As the kernel: per Philox unit q of the 32 keys and 16-bit word k, a ballot of the
-          // lanes' (query rows') keep tests; lane column_of(q, k) keeps it.
+          // As the kernel: per Philox unit u of the warp's two and byte k, a ballot of the
+          // lanes' (query rows') keep tests; lane 4 (k / 2) + 2 u + k % 2 keeps it.
           const int kg = warp % 2, qw = C::keep_draw_qw(warp, i);
-          const int unit0 = ((n0 + key0 + kg * 32) >> 5) * 4;
-          for (int q = 0; q < 4; ++q) {
+          const int unit0 = ((n0 + key0) >> 6) * 4 + 2 * kg;
+          uint32_t mine[32] = {};
+          for (int u = 0; u < 2; ++u) {
             semantics::Philox4 w[32];
-            for (int lane = 0; lane < 32; ++lane) w[lane] = drop.words(bh, m0 + qw * 32 + lane, unit0 + q);
-            for (int k = 0; k < 8; ++k) {
+            for (int lane = 0; lane < 32; ++lane) w[lane] = drop.words(bh, m0 + qw * 32 + lane, unit0 + u);
+            for (int k = 0; k < 16; ++k) {
               uint32_t ballot = 0;
               for (int l = 0; l < 32; ++l)
-                ballot |= uint32_t(semantics::Dropout::word_kept(w[l], k, drop.threshold_hi())) << l;
-              const int c = semantics::Dropout::column_of(q, k);
-              const int wi = C::keep_word(kg * 32 + c, qw);  // lane c keeps the ballot
-              ASSERT_LT(wi, C::kKeepWordsWG);
-              words[wi] = ballot;
-              ++written[wi];
+                ballot |= uint32_t(semantics::Dropout::byte_kept(w[l], k, drop.threshold_hi())) << l;
+              const int lane = 4 * (k >> 1) + 2 * u + (k & 1);
+              ASSERT_EQ(8 * (lane >> 2) + 4 * kg + (lane & 3), semantics::Dropout::column_of(2 * kg + u, k));
+              mine[lane] = ballot;
             }
+          }
+          for (int lane = 0; lane < 32; ++lane) {
+            const int wi = C::keep_word(8 * (lane >> 2) + 4 * kg + (lane & 3), qw);
+            ASSERT_LT(wi, C::kKeepWordsWG);
+            words[wi] = mine[lane];
+            ++written[wi];
           }
         }
       for (int n : written) EXPECT_EQ(n, 1);

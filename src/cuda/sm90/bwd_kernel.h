@@ -545,37 +545,38 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
   };
   // Dropout (kExtras, kDrop): the keep bits of this warpgroup's 64 keys x kBlockM queries of step
-  // s_, drawn while its GEMMs run. Warp w draws, per lane, the 32 keys kg * 32 .. + 31 (kg = w %
-  // 2) of query m0_ + qw * 32 + lane for its words qw (bwd_config.h): four Philox calls each, as
-  // the forward draws them (one call per 8 of an element row's columns, no waste); one ballot per
-  // 16-bit word and call (the word's keep test as its predicate) transposes the warp's 32 x 32
-  // bits, so that lane c holds key kg * 32 + c's word over the 32 queries (no bit packing in
-  // between: session 8 measured the packed keep_bits32 + 32 ballots at ~550 instructions a lane,
-  // the drawing at +120% of the plain backward's time); through shared memory (read_keep) each
-  // thread then takes the words of its keys kr0 and kr0 + 8. Off: every bit set (and no keep
-  // scale folded into LSE and D: exact). kSplitD: warpgroup 0 draws, both read.
+  // s_, drawn while its GEMMs run. The 64 keys are one stretch of the dropout rule (four Philox
+  // units, q = 0..3, each deciding the 16 keys 8 t + 2 q + e); warp w draws units 2 kg and 2 kg + 1
+  // (kg = w % 2: the 32 keys 8 t + 4 kg + j, j < 4) of query m0_ + qw * 32 + lane for its words qw
+  // (bwd_config.h): two Philox calls a lane, no byte wasted; one ballot per byte and call (the
+  // byte's keep test as its predicate) transposes the warp's 32 x 32 bits, so that lane L holds
+  // key 8 (L / 4) + 4 kg + L % 4's word over the 32 queries (no bit packing in between: session 8
+  // measured the packed form + 32 ballots at ~550 instructions a lane, the drawing at +120% of the
+  // plain backward's time); through shared memory (read_keep) each thread then takes the words of
+  // its keys kr0 and kr0 + 8. Off: every bit set (and no keep scale folded into LSE and D: exact).
+  // kSplitD: warpgroup 0 draws, both read.
   auto keep_words = [&](int s_, int owner) {
     return reinterpret_cast<uint32_t*>(smem + C::kOffKeep) + ((s_ & 1) * 2 + owner) * C::kKeepWordsWG;
   };
   auto draw_keep = [&](int s_, int h_, int m0_) {
     uint32_t* sKeep = keep_words(s_, cw);
     const int kg = warp % 2;
-    const int unit0 = ((n0 + key0 + kg * 32) >> 5) * 4;  // the 32 keys' first Philox unit
+    const int unit0 = ((n0 + key0) >> 6) * 4 + 2 * kg;  // this warp's first Philox unit
     const uint32_t threshold_hi = p.dropout.threshold_hi();
 #pragma unroll
     for (int i = 0; i < C::kKeepDraws; ++i) {
       const int qw = C::keep_draw_qw(warp, i);
       uint32_t mine = 0;
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const semantics::Philox4 w = p.dropout.words(uint64_t(b) * p.num_heads + h_, m0_ + qw * 32 + lane, unit0 + q);
+      for (int u = 0; u < 2; ++u) {
+        const semantics::Philox4 w = p.dropout.words(uint64_t(b) * p.num_heads + h_, m0_ + qw * 32 + lane, unit0 + u);
 #pragma unroll
-        for (int k = 0; k < 8; ++k) {
-          const uint32_t word = __ballot_sync(0xffffffffu, semantics::Dropout::word_kept(w, k, threshold_hi));
-          if (lane == semantics::Dropout::column_of(q, k)) mine = word;
+        for (int k = 0; k < 16; ++k) {
+          const uint32_t word = __ballot_sync(0xffffffffu, semantics::Dropout::byte_kept(w, k, threshold_hi));
+          if (lane == 4 * (k >> 1) + 2 * u + (k & 1)) mine = word;  // key column_of(2 kg + u, k)
         }
       }
-      sKeep[C::keep_word(kg * 32 + lane, qw)] = mine;
+      sKeep[C::keep_word(8 * (lane >> 2) + 4 * kg + (lane & 3), qw)] = mine;
     }
     if (cw == 0) named_bar_sync(kBarKeep, 128);  // literal ids: ptxas reserves all 16 for a variable one
     else named_bar_sync(kBarKeep + 1, 128);

@@ -303,8 +303,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // Dropout's keep bits of key block i for this thread's two rows (bit 2 t + e of word t / 16:
   // column pair t, column e of it), drawn between S_i's issue and its wait, where the tensor
   // cores run this warpgroup's GEMMs (in softmax the draw lay on the path between S_i and
-  // P_i V_i). Key blocks of a multiple of 32 keys: each stretch's Philox calls unrolled and
-  // independent (Dropout::keep_mask_pairs<4>), their rounds overlapped.
+  // P_i V_i). Key blocks of a multiple of 64 keys: each 64-key stretch one Philox call a row,
+  // the calls unrolled and independent (Dropout::keep_mask_pairs<2>), their rounds overlapped.
   constexpr int kPairs = kBlockN / 8, kKeepWords = (kPairs + 15) / 16;
   uint32_t keep[2][kKeepWords];
   auto draw_keep = [&](int i) {
@@ -315,7 +315,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
       for (int ch = 0; ch < kKeepWords; ++ch) {
         const int pairs = kPairs - 16 * ch < 16 ? kPairs - 16 * ch : 16;
-        keep[hf][ch] = p.dropout.keep_mask_pairs<kBlockN % 32 == 0 ? 4 : 1>(bh_dropout, q_of(hf),
+        keep[hf][ch] = p.dropout.keep_mask_pairs<kBlockN % 64 == 0 ? 2 : 1>(bh_dropout, q_of(hf),
                                                                            n0 + 128 * ch + 2 * tq, pairs);
       }
   };

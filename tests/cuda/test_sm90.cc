@@ -141,11 +141,13 @@ TEST(Sm90, VariantSkipRescale) {
   }
 }
 
-// Every measured default turned off: one CTA a tile, two consumers, direct stores, no packing.
+// Every measured default turned off: one CTA a tile, two consumers, direct stores, no packing,
+// dropout on the kernel with extras.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
-                 {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"}});
+                 {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"},
+                 {"FLASHATTN_SM90_FWD_DROP", "0"}});
 }
 
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a

@@ -65,6 +65,9 @@ struct FwdParams90 {
   // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers);
   // their configuration has the default key block only.
   int three_consumers = 0;
+  // Dropout without a score modifier at head_dim 64 / 128 on the plain kernel with dropout (kDrop,
+  // fwd90_has_drop_kernel) instead of the kernel with extras; FLASHATTN_SM90_FWD_DROP=0 turns it off.
+  int drop_kernel = 1;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
   int block_m = 0, block_n = 0;
@@ -96,9 +99,21 @@ struct FwdParams90 {
 inline bool fwd90_plain(const FwdParams& p) {
   return !p.has_score_mod && !p.dropout.enabled() && p.scale_log2 > 0.0f;
 }
+// The plain kernel with dropout (kDrop): the plain kernel's scores (no modifier, scale > 0) with
+// the keep bits drawn and applied as in the kernel with extras, at head_dim 64 and 128 (dropout's
+// usual training tiers) on their default tile with two consumers; elsewhere dropout takes the
+// kernel with extras. It keeps the plain kernel's raw-dot softmax (one FFMA an exponent instead
+// of a multiply and an add) and leaves out the modifiers' code and registers.
+inline bool fwd90_plain_scores(const FwdParams& p) { return !p.has_score_mod && p.scale_log2 > 0.0f; }
+template <typename C>
+constexpr bool fwd90_has_drop_kernel() {
+  return (C::kD == 64 || C::kD == 128) && C::kDv == C::kD && C::kConsumers == 2 && C::kBlockN == fwd90_block_n(C::kD);
+}
 
-template <typename T, typename C, bool kExtras>
+template <typename T, typename C, bool kExtras, bool kDrop = false>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
+  static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
+  constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
   constexpr int kDv = C::kDv;
@@ -133,7 +148,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #else
 #define FA_TRACE(...) ((void)0)
 #endif
-  const int pack = kExtras ? 1 : P.pack;       // query heads per tile
+  const int pack = kDropout ? 1 : P.pack;      // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
   const int heads_t = p.num_heads / pack;       // head packs per batch entry
   const int64_t bh_count = int64_t(p.batch) * heads_t;
@@ -308,7 +323,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   constexpr int kPairs = kBlockN / 8, kKeepWords = (kPairs + 15) / 16;
   uint32_t keep[2][kKeepWords];
   auto draw_keep = [&](int i) {
-    if (!(kExtras && p.dropout.enabled())) return;
+    if (!(kDropout && p.dropout.enabled())) return;
     const int n0 = (n_hi - 1 - i) * kBlockN;
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf)
@@ -384,7 +399,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // Dropout after the row sum: the normalizer counts every weight, kept or not (the bits
       // drawn by draw_keep while S_i ran), applied unrolled: indexing s with a run-time index
       // would move it to local memory.
-      if (kExtras && p.dropout.enabled()) {
+      if (kDropout && p.dropout.enabled()) {
 #pragma unroll
         for (int t = 0; t < kPairs; ++t)
 #pragma unroll
@@ -447,7 +462,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   } fin;
   uint32_t o_out[kDv / 8][2];  // column pair 8 ct + 2 tq of row hf, packed
   auto finish = [&] {
-    const float keep_scale = kExtras && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
+    const float keep_scale = kDropout && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
     fin.b = b, fin.h = h, fin.m0 = m0, fin.rows = rows, fin.q_row = q_row, fin.qb = qb;
     fin.row_begin_q = seq.row_begin_q;
 #pragma unroll
@@ -462,7 +477,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
   };
   const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
-  constexpr bool kDeferOut = kD >= 256 && !kExtras;  // (with extras it would spill)
+  constexpr bool kDeferOut = kD >= 256 && !kDropout;  // (with extras it would spill)
   auto write_out = [&] {
     const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
     if (store_o) {
@@ -520,7 +535,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
       mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
     }
-    bh_dropout = uint64_t(b) * p.num_heads + h;  // (extras: pack is 1)
+    bh_dropout = uint64_t(b) * p.num_heads + h;  // (dropout: pack is 1)
     if (!kDeferOut) zero_o();
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;

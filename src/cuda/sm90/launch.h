@@ -9,7 +9,7 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras>
+template <typename T, typename C, bool kExtras, bool kDrop = false>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
     throw CudaError("flashattn: internal error: sm90 forward tensor maps built for a " + std::to_string(P.block_m) +
@@ -26,7 +26,7 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   P.rows_div = FastDiv(uint32_t(rows_per_head));
   const int64_t blocks = P.persistent && P.sm_count > 0 && P.sm_count < tiles ? P.sm_count : tiles;
   check_grid(blocks);
-  auto kernel = fwd_kernel<T, C, kExtras>;
+  auto kernel = fwd_kernel<T, C, kExtras, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
@@ -35,8 +35,17 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
 
 template <typename T, typename C>
 void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
-  if (fwd90_plain(P.p)) launch_fwd90_config<T, C, false>(P, s);
-  else launch_fwd90_config<T, C, true>(P, s);
+  if (fwd90_plain(P.p)) {
+    launch_fwd90_config<T, C, false>(P, s);
+    return;
+  }
+  if constexpr (fwd90_has_drop_kernel<C>()) {
+    if (fwd90_plain_scores(P.p) && P.drop_kernel) {
+      launch_fwd90_config<T, C, false, true>(P, s);
+      return;
+    }
+  }
+  launch_fwd90_config<T, C, true>(P, s);
 }
 
 template <typename T, int kD, int kDv = kD>

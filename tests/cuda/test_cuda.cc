@@ -67,6 +67,7 @@ std::vector<GridParam> backward_grid() {
 class ForwardGrid : public testing::TestWithParam<GridParam> {};
 TEST_P(ForwardGrid, MatchesReference) {
   REQUIRE_GPU();
+  REQUIRE_TIER_BUILT(spec_of(GetParam()), false);
   check_forward_gpu(spec_of(GetParam()));
 }
 INSTANTIATE_TEST_SUITE_P(Cuda, ForwardGrid, testing::ValuesIn(forward_grid()), grid_name);
@@ -74,6 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Cuda, ForwardGrid, testing::ValuesIn(forward_grid()), g
 class BackwardGrid : public testing::TestWithParam<GridParam> {};
 TEST_P(BackwardGrid, MatchesReference) {
   REQUIRE_GPU();
+  REQUIRE_TIER_BUILT(spec_of(GetParam()), true);
   check_backward_gpu(spec_of(GetParam()));
 }
 INSTANTIATE_TEST_SUITE_P(Cuda, BackwardGrid, testing::ValuesIn(backward_grid()), grid_name);

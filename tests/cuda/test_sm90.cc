@@ -47,13 +47,7 @@ TEST_P(Sm90Grid, Forward) {
   REQUIRE_SM90();
   const Spec s = grid_spec(GetParam());
   const char* want = expected_path(s.head_dim);
-  if (std::string(want) == "cuda-sm80") {
-    // Head dims the sm90 path leaves to sm80 need that path's tier in this build.
-    Case c(s);
-    GpuCase g(c);
-    const Support sup = is_supported(g.forward_args(), g.context());
-    if (!sup.supported) GTEST_SKIP() << "this build lacks the sm80 kernel for head_dim " << s.head_dim << ": " << sup.reason;
-  }
+  REQUIRE_TIER_BUILT(s, false);  // (either path's tier: a head_dim the sm90 path leaves to sm80 needs sm80's)
   with_sm90(true, [&] { check_forward_gpu(s, want); });
 }
 

@@ -13,6 +13,7 @@
 // and 10 rounds, 2.9x the Philox work an element, and that work bounded both passes (NOTES).
 #pragma once
 
+#include <cassert>
 #include <cmath>
 
 #include "semantics/config.h"
@@ -127,6 +128,7 @@ struct Dropout {
   // j0 (independent: a GPU thread overlaps their rounds, at the cost of a copy of them a call).
   template <int kUnroll = 1>
   FA_HD uint32_t keep_mask_pairs(uint64_t bh, int row, int j0, int pairs) const {
+    assert(pairs <= 16 && j0 % 2 == 0);
     uint32_t mask = 0;
     if ((j0 & 63) < 8) {
 #ifdef __CUDA_ARCH__

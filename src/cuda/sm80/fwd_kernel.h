@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
         }
         // Dropout after the row sum: the normalizer counts every weight, kept or not.
         if (kExtras && p.dropout.enabled()) {
-          // The Philox draws in a rolled loop (one copy of the 10 rounds instead of kNT): the
+          // The Philox draws in a rolled loop (one copy of the Philox rounds instead of kNT): the
           // kept bits go into a register mask, applied in the unrolled loop below. This keeps
           // the with-extras kernels small enough to compile in reasonable time.
           static_assert(2 * kNT <= 32, "one 32-bit keep mask per row");

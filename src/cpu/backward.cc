@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu/cpu_backend.h"
+#include "cpu/dropout_bits.h"
 #include "cpu/gemm.h"
 #include "cpu/pack.h"
 #include "cpu/scratch.h"
@@ -25,7 +26,7 @@ namespace {
 constexpr int kBlockM = 64;  // query rows per tile
 constexpr int kBlockN = 64;  // keys per block
 static_assert(kBlockN % kW == 0 && kBlockM % kW == 0, "blocks must be whole vectors");
-static_assert(kBlockN % 64 == 0, "dropout draws 64 columns at a time (semantics/dropout.h)");
+static_assert(kBlockN == 64, "dropout: one 64-column stretch a row (cpu/dropout_bits.h)");
 
 struct Dims {
   int d, dv, dp, dvp;  // head dims and their vector-padded widths
@@ -61,6 +62,16 @@ void tile(const Problem& p, const Dims& m, int b, int h, int r0, int n, int c0, 
   float* ds = tb.ds.data();
   float* trans = tb.trans.data();
 
+  // The tile's keep bits, row r's at keep[r] (two rows a draw: cpu/dropout_bits.h).
+  uint64_t keep[kBlockM];
+  if (dropout)
+    for (int r = 0; r < n; r += 2) {
+      uint64_t two[2];
+      keep_bits64_pair(p.dropout, bh, r0 + r, c0, r0 + r + 1, c0, two);
+      keep[r] = two[0];
+      if (r + 1 < n) keep[r + 1] = two[1];
+    }
+
   // S = Q K^T, then P = exp(modified S - lse) on visible keys.
   gemm<false>(n, kBlockN, m.d, q, m.dp, tb.kt.data(), kBlockN, dot, kBlockN);
   const float* lse = static_cast<const float*>(p.lse.data);
@@ -80,10 +91,8 @@ void tile(const Problem& p, const Dims& m, int b, int h, int r0, int n, int c0, 
     }
     if (dropout) {
       float* zr = z + r * kBlockN;
-      for (int j = 0; j < kBlockN; j += 64) {
-        const uint64_t keep = p.dropout.keep_bits64(bh, i, c0 + j);
-        for (int u = 0; u < 64; ++u) zr[j + u] = ((keep >> u) & 1u) ? pr[j + u] * keep_scale : 0.0f;
-      }
+      const vfloat ks = vbroadcast(keep_scale);
+      for (int j = 0; j < kBlockN; j += kW) vstore(zr + j, vkeep(vload(pr + j) * ks, uint32_t(keep[r] >> j)));
     }
   }
   // Rows n..kBlockM of the transposes must be zero: they multiply the zero padding of Q and dO.
@@ -94,15 +103,12 @@ void tile(const Problem& p, const Dims& m, int b, int h, int r0, int n, int c0, 
   // dZ = dO V^T; dS = P * (dZ * keep - D) * d(score)/d(dot)
   gemm<false>(n, kBlockN, m.dv, dout, m.dvp, tb.vt.data(), kBlockN, ds, kBlockN);
   for (int r = 0; r < n; ++r) {
-    const int i = r0 + r;
     const float Di = D[r];
     float* dr = ds + r * kBlockN;
     const float* pr = prob + r * kBlockN;
     if (dropout) {
-      for (int j = 0; j < kBlockN; j += 64) {
-        const uint64_t keep = p.dropout.keep_bits64(bh, i, c0 + j);
-        for (int u = 0; u < 64; ++u) dr[j + u] = ((keep >> u) & 1u) ? dr[j + u] * keep_scale : 0.0f;
-      }
+      const vfloat ks = vbroadcast(keep_scale);
+      for (int j = 0; j < kBlockN; j += kW) vstore(dr + j, vkeep(vload(dr + j) * ks, uint32_t(keep[r] >> j)));
     }
     if (p.softcap > 0) {
       const float* sr = dot + r * kBlockN;

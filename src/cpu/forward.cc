@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/cpu_backend.h"
+#include "cpu/dropout_bits.h"
 #include "cpu/gemm.h"
 #include "cpu/pack.h"
 #include "cpu/scratch.h"
@@ -23,7 +24,7 @@ constexpr int kSubTiles = 4;   // sub-tiles sharing each key block while it is h
 constexpr int kTileRows = kBlockM * kSubTiles;
 constexpr int kBlockN = 128;   // keys per block
 static_assert(kBlockN % kW == 0, "key blocks must be whole vectors");
-static_assert(kBlockN % 64 == 0, "dropout draws 64 columns at a time (semantics/dropout.h)");
+static_assert(kBlockN % 128 == 0, "dropout draws 128 columns of a row at a time (cpu/dropout_bits.h)");
 
 struct Tile {
   int head_in_group;
@@ -95,10 +96,11 @@ void update(const Problem& p, const semantics::ScoreMod<float>& mod, const seman
     }
     // Dropout after the row sum: the normalizer counts every weight, kept or not.
     if (p.dropout.enabled())
-      for (int j = 0; j < kBlockN; j += 64) {
-        const uint64_t keep = p.dropout.keep_bits64(bh, i, c0 + j);
-        for (int u = 0; u < 64; ++u)
-          if (!((keep >> u) & 1u)) sr[j + u] = 0.0f;
+      for (int j = 0; j < kBlockN; j += 128) {
+        uint64_t keep[2];
+        keep_bits64_pair(p.dropout, bh, i, c0 + j, i, c0 + j + 64, keep);
+        for (int u = 0; u < 128; u += kW)
+          vstore(sr + j + u, vkeep(vload(sr + j + u), uint32_t(keep[u / 64] >> (u % 64))));
       }
   }
   gemm<true>(n, dvp, kBlockN, s, kBlockN, vp, dvp, o, dvp);

@@ -2,6 +2,7 @@
 // 8 otherwise. One fast exp (Cody-Waite reduction + degree-6 polynomial, rel. error < 2e-7).
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -91,6 +92,21 @@ inline vfloat vexp(vfloat x) {
   const vfloat y = p * scale;
 #endif
   return underflow ? vfloat{} : y;
+}
+
+// v with the lanes whose bit in `bits` (bit i: lane i) is clear set to 0.
+inline vfloat vkeep(vfloat v, uint32_t bits) {
+#if defined(__AVX512F__)
+  __m512 x;
+  std::memcpy(&x, &v, sizeof(x));
+  x = _mm512_maskz_mov_ps(__mmask16(bits), x);
+  std::memcpy(&v, &x, sizeof(x));
+  return v;
+#else
+  for (int i = 0; i < kW; ++i)
+    if (!(bits >> i & 1u)) v[i] = 0.0f;
+  return v;
+#endif
 }
 
 }  // namespace flashattn::cpu

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cpu/dropout_bits.h"
 #include "harness.h"
 #include "semantics/dropout.h"
 
@@ -86,6 +87,23 @@ TEST(DropoutRule, BulkAccessorsMatchKeep) {
         const uint64_t m = d.keep_bits64(bh, row, c0);
         for (int c = 0; c < 64; ++c) ASSERT_EQ(uint32_t((m >> c) & 1u), uint32_t(d.keep(bh, row, c0 + c))) << c0 + c;
       }
+    }
+}
+
+// The CPU backend's batched draw (cpu/dropout_bits.h; here its portable form: the tests are built
+// without -march=native, the backend with it, and DropoutExact checks that build's form) against
+// keep_bits64 (the masked select, vkeep, is the backend's: DropoutExact).
+TEST(DropoutRule, CpuPairDrawMatchesKeepBits) {
+  for (double p : {0.001, 0.1, 0.5, 0.97})
+    for (uint64_t bh : {uint64_t(0), uint64_t(7), (uint64_t(1) << 33) + 5}) {
+      const semantics::Dropout d = semantics::make_dropout(p, 0x0123456789abcdefull, 1ull << 35);
+      for (int row : {0, 1, 63, 4096})
+        for (int col : {0, 64, 128, 8192}) {
+          uint64_t two[2];
+          cpu::keep_bits64_pair(d, bh, row, col, row + 1, col + 64, two);
+          ASSERT_EQ(two[0], d.keep_bits64(bh, row, col)) << p << " " << row << " " << col;
+          ASSERT_EQ(two[1], d.keep_bits64(bh, row + 1, col + 64)) << p << " " << row << " " << col;
+        }
     }
 }
 

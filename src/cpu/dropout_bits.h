@@ -56,7 +56,7 @@ inline void keep_bits64_pair(const semantics::Dropout& d, uint64_t bh, int row_a
   u64x8 x1 = {uint32_t(row_a), uint32_t(row_a), uint32_t(row_a), uint32_t(row_a),
               uint32_t(row_b), uint32_t(row_b), uint32_t(row_b), uint32_t(row_b)};
   u64x8 x2 = u64x8{} + uint64_t(uint32_t(sub)), x3 = u64x8{} + (sub >> 32);
-  const u64x8 m0 = u64x8{} + 0xD2511F53u, m1 = u64x8{} + 0xCD9E8D57u;
+  const u64x8 m0 = u64x8{} + semantics::kPhiloxM0, m1 = u64x8{} + semantics::kPhiloxM1;
   uint64_t k0 = uint32_t(d.seed), k1 = uint32_t(d.seed >> 32);
   // Full 64-bit products of the low 32 bits (vpmuludq; GCC turns a masked u64 multiply into the
   // slower vpmullq, and its _mm512_mul_epu32 trips the warning above).
@@ -76,8 +76,8 @@ inline void keep_bits64_pair(const semantics::Dropout& d, uint64_t bh, int row_a
     x3 = p0 & 0xffffffffu;
     x0 = n0;
     x2 = n2;
-    k0 = uint32_t(k0 + 0x9E3779B9u);
-    k1 = uint32_t(k1 + 0xBB67AE85u);
+    k0 = uint32_t(k0 + semantics::kPhiloxW0);
+    k1 = uint32_t(k1 + semantics::kPhiloxW1);
   }
   const u32x8 w0 = __builtin_convertvector(x0, u32x8), w1 = __builtin_convertvector(x1, u32x8),
               w2 = __builtin_convertvector(x2, u32x8), w3 = __builtin_convertvector(x3, u32x8);

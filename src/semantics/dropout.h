@@ -40,10 +40,12 @@ FA_HD uint32_t mulhilo32(uint32_t a, uint32_t b, uint32_t* hi) {
 // Philox4x32 with kRounds rounds (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3");
 // the dropout rule takes 7 (kDropoutRounds). Random123's known answers for 7 and 10 rounds are
 // checked in tests/cpp/test_dropout.cc.
+// Its multipliers and key increments (cpu/dropout_bits.h's vector form takes them from here).
+constexpr uint32_t kPhiloxM0 = 0xD2511F53u, kPhiloxM1 = 0xCD9E8D57u;
+constexpr uint32_t kPhiloxW0 = 0x9E3779B9u, kPhiloxW1 = 0xBB67AE85u;
 template <int kRounds>
 FA_HD Philox4 philox4x32(Philox4 ctr, uint32_t key0, uint32_t key1) {
-  constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
-  constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+  constexpr uint32_t kM0 = kPhiloxM0, kM1 = kPhiloxM1, kW0 = kPhiloxW0, kW1 = kPhiloxW1;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif

@@ -102,9 +102,9 @@ struct Bwd90Config {
   // Dropout's keep bits of a step (bwd_kernel.h): per consumer warpgroup one 32-bit word per (key
   // of its 64, 32 queries of the step), bit q % 32 for query q, word keep_word(key, q / 32) (keys
   // fastest: the reads of a warp's key rows hit distinct banks; its stores, keys 8 (L / 4) + 4 kg +
-  // L % 4 of lanes L, meet two to a bank: one store a draw); two
-  // buffers, used by alternate steps. Warp w draws keys 8 t + 4 (w % 2) + j (j < 4) of the 32-query
-  // words keep_draw_qw(w, i), i < kKeepDraws (each lane one query row of each). A thread's element (g,
+  // L % 4 of lanes L, meet two to a bank: one store a draw); two buffers, used by alternate steps.
+  // Warp w draws keys 8 t + 4 (w % 2) + j (j < 4) of the 32-query words keep_draw_qw(w, i), i <
+  // kKeepDraws (each lane one query row of each). A thread's element (g,
   // e) of wgmma's accumulator layout (query 8 g + 2 tq + e % 2): bit keep_shift(g, e, tq) of its
   // word g / 4.
   static constexpr int kKeepWordsWG = 64 * (kBlockM / 32);

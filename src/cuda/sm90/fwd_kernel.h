@@ -96,15 +96,13 @@ struct FwdParams90 {
 
 // The plain kernel (kExtras = false) runs problems without score modifiers and dropout and with a
 // positive scale (it folds the scale into the exponent, which keeps the max only for scale > 0).
-inline bool fwd90_plain(const FwdParams& p) {
-  return !p.has_score_mod && !p.dropout.enabled() && p.scale_log2 > 0.0f;
-}
-// The plain kernel with dropout (kDrop): the plain kernel's scores (no modifier, scale > 0) with
-// the keep bits drawn and applied as in the kernel with extras, at head_dim 64 and 128 (dropout's
+inline bool fwd90_plain_scores(const FwdParams& p) { return !p.has_score_mod && p.scale_log2 > 0.0f; }
+inline bool fwd90_plain(const FwdParams& p) { return fwd90_plain_scores(p) && !p.dropout.enabled(); }
+// The plain kernel with dropout (kDrop): the plain kernel's scores (fwd90_plain_scores) with the
+// keep bits drawn and applied as in the kernel with extras, at head_dim 64 and 128 (dropout's
 // usual training tiers) on their default tile with two consumers; elsewhere dropout takes the
 // kernel with extras. It keeps the plain kernel's raw-dot softmax (one FFMA an exponent instead
 // of a multiply and an add) and leaves out the modifiers' code and registers.
-inline bool fwd90_plain_scores(const FwdParams& p) { return !p.has_score_mod && p.scale_log2 > 0.0f; }
 template <typename C>
 constexpr bool fwd90_has_drop_kernel() {
   return (C::kD == 64 || C::kD == 128) && C::kDv == C::kD && C::kConsumers == 2 && C::kBlockN == fwd90_block_n(C::kD);
@@ -451,10 +449,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // only): straight from registers, or into this warpgroup's 64 rows of the O tile and out with
   // TMA stores (which leave rows and columns past the tensor's extent alone). finish() takes the
   // tile's coordinates, LSE and normalized O (packed, o_out: registers no wgmma writes) when its
-  // last P V has landed; write_out() writes them: at once, or at head_dim 256 without extras
-  // (kDeferOut) while the next tile's S_0 runs (after its issue), where the epilogue's stores
-  // then hide behind the tensor cores. Measured (session 18, two rounds beside cuDNN): head_dim 256 +5% at
-  // 512 causal, +4% at 1k causal; head_dim 128 -1 to -3%, head_dim 64 +-1% (session 17 likewise).
+  // last P V has landed; write_out() writes them: at once, or at head_dim 256 without dropout or
+  // extras (kDeferOut) while the next tile's S_0 runs (after its issue), where the epilogue's
+  // stores then hide behind the tensor cores. Measured (session 18, two rounds beside cuDNN):
+  // head_dim 256 +5% at 512 causal, +4% at 1k causal; head_dim 128 -1 to -3%, head_dim 64 +-1%
+  // (session 17 likewise).
   struct Finished {
     int b, h, m0, rows, q_row, qb;
     int64_t row_begin_q;

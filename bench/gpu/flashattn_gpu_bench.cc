@@ -14,8 +14,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/stream_gate.h"
 #include "flashattn/flashattn.h"
 
 using namespace flashattn;
@@ -57,22 +56,6 @@ __attribute__((noinline)) void fill_random(void* dev, size_t elems, uint32_t see
   }
 }
 
-// The stream's gate: a host function that holds the stream until the timed calls are queued (or
-// 2 s have passed: a call that synchronized the stream would otherwise wait on it forever).
-struct Gate {
-  std::atomic<bool> open{false};
-  bool timed_out = false;
-  static void CUDART_CB hold(void* self) {
-    auto* g = static_cast<Gate*>(self);
-    const auto t0 = std::chrono::steady_clock::now();
-    while (!g->open.load(std::memory_order_acquire))
-      if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2)) {
-        g->timed_out = true;
-        return;
-      }
-  }
-};
-
 // Median GPU time of f in ms: events around each call, every call queued behind the gate before
 // the GPU starts them, so each event pair brackets the GPU's work alone, back to back (with a
 // synchronization after each call, event a would also count the host's launch path).
@@ -82,16 +65,16 @@ double median_ms(F&& f, int warmup, int iters, cudaStream_t s) {
   ok(cudaStreamSynchronize(s), "sync");
   std::vector<cudaEvent_t> ev(2 * size_t(iters));
   for (auto& e : ev) ok(cudaEventCreate(&e), "event");
-  Gate gate;
-  ok(cudaLaunchHostFunc(s, Gate::hold, &gate), "gate");
+  StreamGate gate;  // (common/stream_gate.h)
+  ok(gate.close(s), "gate");
   for (int i = 0; i < iters; ++i) {
     ok(cudaEventRecord(ev[2 * i], s), "record");
     f();
     ok(cudaEventRecord(ev[2 * i + 1], s), "record");
   }
-  gate.open.store(true, std::memory_order_release);
+  gate.release();
   ok(cudaStreamSynchronize(s), "sync");
-  if (gate.timed_out) std::fprintf(stderr, "warning: the timing gate timed out (a call synchronized the stream?)\n");
+  if (gate.timed_out()) std::fprintf(stderr, "warning: the timing gate timed out (a call synchronized the stream?)\n");
   std::vector<float> t(static_cast<size_t>(iters));
   for (int i = 0; i < iters; ++i) ok(cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]), "elapsed");
   for (auto& e : ev) cudaEventDestroy(e);

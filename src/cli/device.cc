@@ -9,6 +9,10 @@
 
 #if defined(FLASHATTN_CLI_CUDA)
 #include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+#include "common/stream_gate.h"
 #endif
 
 namespace flashattn::cli {
@@ -42,6 +46,7 @@ void check(cudaError_t status, const char* what) {
 // Events for timing and the scratch counter the allocator callbacks update.
 struct Device::Cuda {
   cudaEvent_t start = nullptr, stop = nullptr;
+  bool gate_warned = false;
   std::atomic<std::size_t> current{0}, peak{0};
 
   static void* allocate(std::size_t bytes, void* user) {
@@ -85,12 +90,28 @@ Context Device::context(int threads) const {
   return c;
 }
 
+// The run is queued behind a gate (common/stream_gate.h), so the events time the GPU's work and
+// not the host's launch path; the gate is released (and the stream drained) on every way out.
 double Device::time(const std::function<void()>& run) {
   if (!cuda_) return wall_seconds(run);
+  StreamGate gate;
+  check(gate.close(nullptr), "cudaLaunchHostFunc");
+  struct Opener {
+    StreamGate& g;
+    ~Opener() {
+      g.release();
+      cudaStreamSynchronize(nullptr);
+    }
+  } opener{gate};
   check(cudaEventRecord(cuda_->start, nullptr), "cudaEventRecord");
   run();
   check(cudaEventRecord(cuda_->stop, nullptr), "cudaEventRecord");
+  gate.release();
   check(cudaEventSynchronize(cuda_->stop), "cudaEventSynchronize");
+  if (gate.timed_out() && !cuda_->gate_warned) {
+    cuda_->gate_warned = true;
+    std::fprintf(stderr, "warning: the timing gate timed out (a call synchronized the stream?): times include the host\n");
+  }
   float ms = 0.0f;
   check(cudaEventElapsedTime(&ms, cuda_->start, cuda_->stop), "cudaEventElapsedTime");
   return double(ms) * 1e-3;

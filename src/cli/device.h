@@ -25,7 +25,8 @@ class Device {
   Backend backend() const { return backend_; }
   // The context of library calls: backend, CPU threads, and on CUDA the stream and allocator.
   Context context(int threads) const;
-  // Seconds that run() takes: wall clock on the CPU, CUDA events around it on CUDA.
+  // Seconds that run() takes: wall clock on the CPU, CUDA events around it on CUDA (the GPU's time
+  // alone: the run is queued behind a gate, common/stream_gate.h).
   double time(const std::function<void()>& run);
   // The library's scratch memory: peak bytes since the last reset.
   std::size_t scratch_peak() const;

@@ -236,16 +236,12 @@ TEST(Sm90BwdLayout, RegionsDisjointAndFitHopper) {
   }
   EXPECT_EQ(Bwd90Config<128>::kOffV - Bwd90Config<128>::kOffK, 2 * 128 * 128);
   EXPECT_EQ(Bwd90Config<128>::kOffdS - Bwd90Config<128>::kOffdO, 2 * 2 * 64 * 128);
-  // Tier 128: three 64 x 128 dS buffers (kDsRing, ordered by mbarriers); tier 64 and the split tiers none.
-  EXPECT_TRUE(Bwd90Config<128>::kDsRing);
-  EXPECT_FALSE((Bwd90Config<64, true, 128>::kDsRing) || Bwd90Config<64>::kDsRing || Bwd90Config<192>::kDsRing ||
-               Bwd90Config<256>::kDsRing);
-  EXPECT_EQ(Bwd90Config<128>::kOffKeep - Bwd90Config<128>::kOffdS, 3 * 64 * 128 * 2);
+  EXPECT_EQ(Bwd90Config<128>::kOffKeep - Bwd90Config<128>::kOffdS, 2 * 64 * 128 * 2);  // two 64 x 128 dS buffers
   EXPECT_EQ(Bwd90Config<128>::kOffLse - Bwd90Config<128>::kOffKeep, 2 * 2 * 64 * 2 * 4);  // keep bits
   EXPECT_LE((Bwd90Config<128, true>::kSmemBytes), 232448);
   EXPECT_EQ((Bwd90Config<128, true>::kBuffersdQ), 1);
   // The dQ variant's regions: dS, the dQ buffer(s), the keep bits (none at 128-query steps), LSE.
-  EXPECT_EQ((Bwd90Config<128, true>::kOffdQ), (Bwd90Config<128, true>::kOffdS + 3 * Bwd90Config<128, true>::kBytesdS));
+  EXPECT_EQ((Bwd90Config<128, true>::kOffdQ), (Bwd90Config<128, true>::kOffdS + 2 * Bwd90Config<128, true>::kBytesdS));
   EXPECT_EQ((Bwd90Config<128, true>::kOffKeep), (Bwd90Config<128, true>::kOffdQ + Bwd90Config<128, true>::kBytesdQ));
   EXPECT_EQ((Bwd90Config<128, true>::kOffLse), (Bwd90Config<128, true>::kOffKeep + Bwd90Config<128, true>::kBytesKeep));
   EXPECT_EQ((Bwd90Config<64, true>::kOffKeep), (Bwd90Config<64, true>::kOffdQ + 2 * Bwd90Config<64, true>::kBytesdQ));

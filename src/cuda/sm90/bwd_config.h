@@ -55,11 +55,7 @@ struct Bwd90Config {
   static constexpr int kPaneldS = kBlockM * 128;
   static constexpr int kBytesdS = (kBlockN / 64) * kPaneldS;
   // kSplitD: one buffer (its barriers order the writes after both dQ GEMMs of the step before).
-  // kDsRing (tier 128, 64-query steps): three buffers ordered by mbarriers instead of the
-  // per-step barrier, so the warpgroups need not meet every step (bwd_kernel.h, the plain-score
-  // schedule: dQ(s - 2) at step s). Tier 64 has no room (its 128-query dS tiles are 32 KB).
-  static constexpr bool kDsRing = kD_ == 128 && kBlockM_ == 64;
-  static constexpr int kBuffersdS = kSplitD ? 1 : kDsRing ? 3 : 2;
+  static constexpr int kBuffersdS = kSplitD ? 1 : 2;
   // dQ = dS K over all kBlockN keys, so each dQ element gets one reduction per key block. 64-query
   // steps: consumer warpgroup cw computes head_dim columns cw * kDQ .. + kDQ - 1 of the 64 rows;
   // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
@@ -117,7 +113,7 @@ struct Bwd90Config {
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
   static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
-  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4 + (kDsRing ? 2 * kBuffersdS : 0)) * 8 + 1024;
+  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (1 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ =
       !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
   // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the
@@ -132,10 +128,7 @@ struct Bwd90Config {
   // slack.
   // kSplitD: the P^T exchange tile's full and empty barriers, and S^T's completion (serial_sdp).
   static constexpr int kBarsP = kSplitD ? 3 : 0;
-  // kDsRing: full and empty per dS buffer.
-  static constexpr int kBarsdS = kDsRing ? 2 * kBuffersdS : 0;
-  static constexpr int kSmemBytes =
-      kOffBar + (1 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP + kBarsdS) * 8 + 1024;
+  static constexpr int kSmemBytes = kOffBar + (1 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
   static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),

@@ -130,8 +130,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* p_full = dq_empty + C::kBarsdQEmpty;  // kSplitD: the exchange tile stored (warpgroup 0)
   uint64_t* p_empty = p_full + 1;                 // ... and read (warpgroup 1)
   uint64_t* s_done = p_full + 2;                  // ... and warpgroup 0's S^T complete (serial_sdp)
-  uint64_t* ds_full = p_full + C::kBarsP;         // kDsRing, per dS buffer: both consumers stored it
-  uint64_t* ds_empty = ds_full + C::kBarsdS / 2;  // ... and both dQ GEMMs reading it completed
 
   // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid); when
   // deterministic, the last key block first: each query block takes its key blocks' dQ in
@@ -175,10 +173,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       mbar_init(p_full, 128);   // every thread of warpgroup 0, after its stores to the exchange tile
       mbar_init(p_empty, 128);  // every thread of warpgroup 1, after its loads from it
       mbar_init(s_done, 128);   // every thread of warpgroup 0, after its S^T completed (serial_sdp)
-    }
-    for (int i = 0; i < C::kBarsdS / 2; ++i) {
-      mbar_init(ds_full + i, 256);   // every consumer thread, after its dS stores and proxy fence
-      mbar_init(ds_empty + i, 256);  // every consumer thread, after its dQ GEMM reading the buffer
     }
     fence_barrier_init();
   }
@@ -416,15 +410,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     reg_fence(acc_dq.a);
     if constexpr (C::kDQ1 > 0) reg_fence(acc_dq.b);
   };
-  // kRing (C::kDsRing in the plain-score schedule): dQ(s - 2) at step s, its dS buffer ordered by
-  // ds_full / ds_empty; the discarded products of steps 0 and 1 read the K tile (stable data: dS
-  // buffer 1 may be written by the other warpgroup while this one reads it).
-  constexpr bool kRing = bwd90_lag<C, kExtras>() && C::kDsRing;
-  constexpr int kDqLag = kRing ? 2 : 1;
   auto issue_dq = [&](int s_, DqAcc& acc_dq) {
     const int buf = (s_ + C::kBuffersdS) % C::kBuffersdS;
-    const uint32_t sdS_ = kRing && s_ < 0 ? smem_addr(smem + C::kOffK)
-                                          : smem_addr(smem + C::kOffdS + buf * C::kBytesdS) + uint32_t(dq_row0) * 128u;
+    const uint32_t sdS_ = smem_addr(smem + C::kOffdS + buf * C::kBytesdS) + uint32_t(dq_row0) * 128u;
     fence_dq(acc_dq);
     wgmma_fence();
 #pragma unroll
@@ -523,8 +511,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
   // step.
   constexpr bool kLag = bwd90_lag<C, kExtras>();
-  // The steps s - 1 and s - 2 (kLag: the query head, first row and rows of dQ(s - kDqLag)).
-  int lag_h[2] = {0, 0}, lag_m0[2] = {0, 0}, lag_rows[2] = {0, 0};
+  int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   if (steps > 0) mbar_wait(kv_full, 0);
   if constexpr (kKRegs) {
     // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
@@ -741,11 +728,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     store_dq(s, acc_dq, h, m0, rows);
   };
 
-#ifdef FLASHATTN_SM90_BWD_RING_OFFSET  // experiment: warpgroup 1 starts once 0 has issued dV(0)
-  if constexpr (kRing) {
-    if (cw == 1 && steps > 0) named_bar_sync(kBarDs, 256);
-  }
-#endif
   Step cur = walk.first(hk * p.group);
   for (int s = 0; s < steps; ++s, cur = next(cur)) {
     mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
@@ -755,16 +737,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       float acc_s[kNS], acc_dp[kNS];
       issue_s(s, acc_s);
       DqAcc acc_dq_prev;
-      if constexpr (kLag) {
-        if constexpr (kRing) {
-          const int t = s - kDqLag;  // both warpgroups' dS of step t stored
-          if (t >= 0) mbar_wait(ds_full + t % C::kBuffersdS, (t / C::kBuffersdS) & 1);
-        }
-        issue_dq(s - kDqLag, acc_dq_prev);
-      } else {
-        issue_dp(s, acc_dp);
-      }
-      // Pending wgmma groups here: S^T(s), then dQ(s - kDqLag) (kLag) or dP^T(s).
+      if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
+      else issue_dp(s, acc_dp);
+      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
       const int h = cur.h, m0 = cur.m_block * kBlockM;
       const int rows = min(kBlockM, seq.seqlen_q - m0);
       const int st = s % kStages;
@@ -871,20 +846,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
       wgmma_commit();
-#ifdef FLASHATTN_SM90_BWD_RING_OFFSET
-      if constexpr (kRing) {
-        if (cw == 0 && s == 0) named_bar_arrive(kBarDs, 256);
-      }
-#endif
       if constexpr (kLag) {
-        // dQ(s - kDqLag) out while dV runs (pending: dQ(s - kDqLag), dV); kRing: its dS buffer
-        // released first.
+        // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
         wgmma_wait<1>();
         fence_dq(acc_dq_prev);
-        if (s >= kDqLag) {
-          if constexpr (kRing) mbar_arrive(ds_empty + (s - kDqLag) % C::kBuffersdS);
-          store_dq(s - kDqLag, acc_dq_prev, lag_h[kDqLag - 1], lag_m0[kDqLag - 1], lag_rows[kDqLag - 1]);
-        }
+        if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
         // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
         wgmma_wait<0>();
         reg_fence(pa);
@@ -916,10 +882,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
       // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
       // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
-      // kRing: the buffer's previous readers, both warpgroups' dQ GEMMs of step s - 3, completed.
-      if constexpr (kRing) {
-        if (s >= C::kBuffersdS) mbar_wait(ds_empty + s % C::kBuffersdS, (s / C::kBuffersdS - 1) & 1);
-      }
       store_ds(s, cw, dsa);
       // dK += dS^T Q: one commit group.
       reg_fence(acc_dk);
@@ -930,10 +892,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       wgmma_commit();
 
       // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
-      // warpgroups (kRing: this thread's arrival on the buffer's full barrier).
+      // warpgroups.
       fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
-      if constexpr (kRing) mbar_arrive(ds_full + s % C::kBuffersdS);
-      else named_bar_sync(kBarDs, 256);
+      named_bar_sync(kBarDs, 256);
 
       if constexpr (kLag) {
         // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
@@ -942,8 +903,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         reg_fence(acc_dk);
         reg_fence(dsa);
         mbar_arrive(q_empty + st);
-        lag_h[1] = lag_h[0], lag_m0[1] = lag_m0[0], lag_rows[1] = lag_rows[0];
-        lag_h[0] = h, lag_m0[0] = m0, lag_rows[0] = rows;
+        prev_h = h;
+        prev_m0 = m0;
+        prev_rows = rows;
       } else {
         // dQ issued, then dV, dK of this step complete (as above).
         DqAcc acc_dq;
@@ -961,17 +923,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
   }
   if constexpr (kLag) {
-    // The last kDqLag steps' dQ.
-#pragma unroll
-    for (int i = kDqLag; i >= 1; --i) {
-      const int t = steps - i;
-      if (t < 0) continue;
-      if constexpr (kRing) mbar_wait(ds_full + t % C::kBuffersdS, (t / C::kBuffersdS) & 1);
+    // The last step's dQ.
+    if (steps > 0) {
       DqAcc acc_dq;
-      issue_dq(t, acc_dq);
+      issue_dq(steps - 1, acc_dq);
       wgmma_wait<0>();
       fence_dq(acc_dq);
-      store_dq(t, acc_dq, lag_h[i - 1], lag_m0[i - 1], lag_rows[i - 1]);
+      store_dq(steps - 1, acc_dq, prev_h, prev_m0, prev_rows);
     }
   }
 

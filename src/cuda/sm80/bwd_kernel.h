@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   const semantics::Mask mask =
       semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-  const QueryWalk walk(mask, n0, cols, kBlockM, p.group);
+  const QueryWalk walk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, n_block, bp.num_n_blocks);
   const int steps = walk.steps;
 
   const int64_t k_off = b * p.k.batch_stride + (seq.row_begin_k + n0) * p.k.row_stride + hk * p.k.head_stride;

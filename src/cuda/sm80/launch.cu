@@ -273,6 +273,11 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   bp.dq_accum_dim = dq_accum_dim;
   bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
   bp.deterministic = p.deterministic;
+  // Rotated query walks (QueryWalk): FLASHATTN_BWD_ROTATE=1, an experiment until measured.
+  {
+    const char* r = std::getenv("FLASHATTN_BWD_ROTATE");
+    bp.rotate_walk = !p.deterministic && r != nullptr && r[0] == '1';
+  }
   bp.dq_blocked = dq_blocked && !p.varlen && p.head_dim == dq_accum_dim && dq_accum_dim % 64 == 0;
   const int64_t rows = p.total_q;  // padded: batch * seqlen_q
 

@@ -64,6 +64,9 @@ struct BwdParams {
   int num_m_blocks = 0;  // query blocks per (batch, head), for the semaphores
   int stages = 1;        // Q/dO buffers of bwd_kernel (1 or 2): set by its launch
   bool deterministic = false;
+  // The query walk rotated per key block (QueryWalk; never when deterministic, whose order the
+  // semaphores fix): FLASHATTN_BWD_ROTATE=1 (sm80::run_backward).
+  bool rotate_walk = false;
   // The factor bwd_convert_dq_kernel multiplies dq_accum by: 1, or softmax's scale where the main
   // kernel left it out of dS (sm80::run_backward sets it from main's return value).
   float dq_scale = 1.0f;
@@ -117,22 +120,27 @@ struct QueryWalk {
   struct Step {
     int h, m_block;
   };
-  int m_lo = 0, m_end = 0, steps = 0;
-  __device__ __forceinline__ QueryWalk(const semantics::Mask& mask, int n0, int cols, int block_m, int group) {
+  int m_lo = 0, m_end = 0, m_start = 0, steps = 0;
+  // rotate (BwdParams::rotate_walk): key block n_block of num_n_blocks starts its query blocks at
+  // m_lo + n_block * num_m / num_n_blocks and wraps around, so that the key blocks of a head add
+  // their dQ into different query blocks at the same time (in the plain order, without a mask that
+  // staggers them, all start at query block 0 and meet on its rows in L2).
+  __device__ __forceinline__ QueryWalk(const semantics::Mask& mask, int n0, int cols, int block_m, int group,
+                                       bool rotate = false, int n_block = 0, int num_n_blocks = 1) {
     int q_lo, q_hi;
     mask.query_range(n0, n0 + cols, &q_lo, &q_hi);
     m_lo = q_lo / block_m;
     const int num_m = q_hi > q_lo ? (q_hi + block_m - 1) / block_m - m_lo : 0;
     m_end = m_lo + num_m;
+    m_start = m_lo;
+    if (rotate && num_m > 1) m_start = m_lo + int(int64_t(n_block) * num_m / num_n_blocks) % num_m;
     steps = num_m * group;
   }
   // The first step of the group whose first query head is h0.
-  __device__ __forceinline__ Step first(int h0) const { return {h0, m_lo}; }
+  __device__ __forceinline__ Step first(int h0) const { return {h0, m_start}; }
   __device__ __forceinline__ Step next(Step t) const {
-    if (++t.m_block == m_end) {
-      t.m_block = m_lo;
-      ++t.h;
-    }
+    if (++t.m_block == m_end) t.m_block = m_lo;
+    if (t.m_block == m_start) ++t.h;
     return t;
   }
 };

@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int cols = min(kBlockN, seq.seqlen_k - n0);
   const semantics::Mask mask =
       semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-  const sm80::QueryWalk walk(mask, n0, cols, kBlockM, p.group);
+  const sm80::QueryWalk walk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, n_block, bp.num_n_blocks);
   const int steps = walk.steps;
   // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
   const int qb = p.cu_seqlens_q != nullptr ? 0 : b;

@@ -405,6 +405,31 @@ TEST(Sm90Bwd, KInSharedMemory) {
   });
 }
 
+// The query walks in plain order (FLASHATTN_SM90_BWD_ROTATE=0; the default rotates each key
+// block's walk, which the grid tests run): the grid's multi-block lengths at head_dim 64, 128 and
+// 256, the options at 128, and agreement with the rotated walks.
+TEST(Sm90Bwd, UnrotatedWalk) {
+  REQUIRE_SM90_BWD();
+  int ran = 0;
+  with_env("FLASHATTN_SM90_BWD_ROTATE", "0", [&] {
+    for (GridParam g : bwd_grid())
+      if ((g.head_dim == 64 || g.head_dim == 128 || g.head_dim == 256) && (g.seqlen_q == 1000 || g.seqlen_q == 257)) {
+        check_backward_sm90(grid_spec(g, 13), "cuda-sm90");
+        ++ran;
+      }
+    std::vector<Spec> specs = option_specs(128, /*dropout=*/false);
+    for (Spec& x : specs) {
+      x.seed = 4900 + uint64_t(&x - specs.data());
+      check_backward_sm90(x, "cuda-sm90");
+    }
+  });
+  EXPECT_GT(ran, 0);
+  backward_agree(
+      128, 6262, "cuda-sm90",
+      [](auto&& run) { with_env("FLASHATTN_SM90_BWD_ROTATE", "0", [&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",
+      [](auto&& run) { with_sm90_bwd(true, run); });
+}
+
 // Head_dim 64 in 64-query steps (FLASHATTN_SM90_BWD_BLOCK_M=64; the default there is 128, which
 // the grid tests run): the grid's odd lengths and the options in both dQ schemes, and agreement
 // with the 128-query steps.

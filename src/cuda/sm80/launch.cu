@@ -273,9 +273,10 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   bp.dq_accum_dim = dq_accum_dim;
   bp.num_m_blocks = ceil_div(p.max_seqlen_q, kBwdBlockM);
   bp.deterministic = p.deterministic;
-  // Rotated query walks (QueryWalk): FLASHATTN_BWD_ROTATE=1, an experiment until measured.
+  // Rotated query walks (QueryWalk): off for the sm80 kernel (session 20: +-1% at 2k-8k), which
+  // FLASHATTN_SM80_BWD_ROTATE=1 turns on; the sm90 launcher sets its own (on, bwd_launch.cu).
   {
-    const char* r = std::getenv("FLASHATTN_BWD_ROTATE");
+    const char* r = std::getenv("FLASHATTN_SM80_BWD_ROTATE");
     bp.rotate_walk = !p.deterministic && r != nullptr && r[0] == '1';
   }
   bp.dq_blocked = dq_blocked && !p.varlen && p.head_dim == dq_accum_dim && dq_accum_dim % 64 == 0;

@@ -65,7 +65,8 @@ struct BwdParams {
   int stages = 1;        // Q/dO buffers of bwd_kernel (1 or 2): set by its launch
   bool deterministic = false;
   // The query walk rotated per key block (QueryWalk; never when deterministic, whose order the
-  // semaphores fix): FLASHATTN_BWD_ROTATE=1 (sm80::run_backward).
+  // semaphores fix): on in the sm90 backward (sm90/bwd_launch.cu), opt-in for the sm80 kernel
+  // (run_backward).
   bool rotate_walk = false;
   // The factor bwd_convert_dq_kernel multiplies dq_accum by: 1, or softmax's scale where the main
   // kernel left it out of dS (sm80::run_backward sets it from main's return value).

@@ -104,6 +104,10 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
+  // Query walks rotated per key block (sm80::QueryWalk; not when deterministic): the default since
+  // session 20 measured it (bf16, 2 rounds: d256 2k / 8k +2.5% / +1.8%, d64 8k causal +2%, d128
+  // +-1%); FLASHATTN_SM90_BWD_ROTATE=0 opts out.
+  P.bp.rotate_walk = !bp.deterministic && env_choice("FLASHATTN_SM90_BWD_ROTATE", true);
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);

@@ -18,10 +18,13 @@ EncodeTiled encode_tiled();
 // An on/off knob for a measured default: "1" on, "0" off, unset (or anything else) `dflt`.
 bool env_choice(const char* name, bool dflt);
 
-// A persistent grid's CTA count from its knob: "0" none (one CTA a tile), "1" one CTA an SM of the
-// current device, "N" (N > 1) N CTAs (tests and the sanitizer give many tiles to each CTA of a
-// small problem); unset (or not a number): one an SM if `dflt`, else none.
-int persistent_ctas(const char* name, bool dflt);
+// The current device's SM count.
+int device_sm_count();
+
+// A persistent grid's CTA count from its knob: "0" none (one CTA a tile), "1" one CTA an SM
+// (sm_count: device_sm_count()), "N" (N > 1) N CTAs (tests and the sanitizer give many tiles to
+// each CTA of a small problem); unset (or not a number): one an SM if `dflt`, else none.
+int persistent_ctas(const char* name, bool dflt, int sm_count);
 
 // TMA can address the operand: a 16-byte aligned base and byte strides that are multiples of 16.
 bool tma_ok(const Operand& o);

@@ -41,14 +41,17 @@ bool env_choice(const char* name, bool dflt) {
   return dflt;
 }
 
-int persistent_ctas(const char* name, bool dflt) {
-  const char* v = std::getenv(name);
-  const int n = v != nullptr && v[0] >= '0' && v[0] <= '9' ? std::atoi(v) : dflt ? 1 : 0;
-  if (n != 1) return n;
+int device_sm_count() {
   int dev = 0, sm_count = 0;
   check(cudaGetDevice(&dev), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   return sm_count;
+}
+
+int persistent_ctas(const char* name, bool dflt, int sm_count) {
+  const char* v = std::getenv(name);
+  const int n = v != nullptr && v[0] >= '0' && v[0] <= '9' ? std::atoi(v) : dflt ? 1 : 0;
+  return n == 1 ? sm_count : n;
 }
 
 bool tma_ok(const Operand& o) {
@@ -153,11 +156,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (session 5, run 1), and with the snake order also causal: 8k-16k +0.3-3% at head_dim 64-256
   // (run 5; plain striding had lost 8-12% there). FLASHATTN_SM90_PERSISTENT=0 launches a CTA a tile;
   // =N (N > 1): N CTAs (tests and the sanitizer give many tiles to each CTA of a small problem).
-  P.sm_count = sm90::persistent_ctas("FLASHATTN_SM90_PERSISTENT", true);
+  const int sm_count = sm90::device_sm_count();  // (also the groups below)
+  P.sm_count = sm90::persistent_ctas("FLASHATTN_SM90_PERSISTENT", true, sm_count);
   P.persistent = P.sm_count > 0;
-  int dev = 0, sm_count = 0;  // (the groups below)
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
   // 2k-8k, causal or not, for the plain kernel (measured). Causal up to 1024 queries keeps two
   // (128-row tiles: less of the tile above the diagonal and in the last block's padding; session

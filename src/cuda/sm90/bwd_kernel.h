@@ -745,7 +745,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       issue_s(s, acc_s);
       if constexpr (!kLag) issue_dp(s, acc_dp);
       else if constexpr (!kDqAtEnd) issue_dq(s - 1, acc_dq_prev);
-      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
+      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag; kDqAtEnd: none) or dP^T(s).
       const int h = cur.h, m0 = cur.m_block * kBlockM;
       const int rows = min(kBlockM, seq.seqlen_q - m0);
       const int st = s % kStages;
@@ -775,7 +775,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
       // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
       // other schedule after the wait, for registers.)
-      // (kKRegs: after the wait, for registers.)
+      // (kKRegs at head_dim 64: after the wait, for registers.)
       float2 lse2[kNS / 4], dsum2[kNS / 4];
       if constexpr (!kKRegs || kDqAtEnd) {
 #pragma unroll

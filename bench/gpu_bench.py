@@ -85,7 +85,17 @@ def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
             with sdpa_kernel(backend):
                 return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
     elif impl == "flex":
+        import warnings
+
+        import torch._dynamo
         from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        # One compile per (shape, causal, grad mode): past dynamo's recompile limit (8) FlexAttention
+        # silently ran its unfused fallback, which materializes seqlen^2 scores (session 21's first
+        # table: 9-31 TFLOP/s at head_dim 128 from seqlen 2048 on). Raise the limit, and make that
+        # fallback an error so that it is never recorded as FlexAttention.
+        torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, 256)
+        torch._dynamo.config.accumulated_recompile_limit = max(torch._dynamo.config.accumulated_recompile_limit, 4096)
+        warnings.filterwarnings("error", message="flex_attention called without torch.compile")
         compiled = run_peer.__dict__.setdefault("flex", torch.compile(flex_attention, dynamic=False))
         mask = None
         if causal:

@@ -103,14 +103,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
   constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
-  static_assert(!kKRegs || (!kExtras && ((C::kBlockM == 128 && C::kD == 64) || (C::kBlockM == 64 && C::kD == 128 && !kDrop))),
-                "K's fragments in registers: head_dim 64 at 128-query steps, or 128 at 64-query steps without "
-                "dropout, plain scores (registers)");
-  // kDqAtEnd (kKRegs at head_dim 128, an experiment: -DFLASHATTN_SM90_BWD_K_REGS_128, bwd_launch.h):
-  // K's 32 fragment registers a thread fit only without dQ's accumulators beside S^T's: dQ(s) is
-  // issued after step s's barrier (as in the schedule without lag), waited and stored there.
-  // (Issued before S^T(s + 1) and stored before P^T, ptxas spilled 96 bytes around the GEMMs.)
-  constexpr bool kDqAtEnd = kKRegs && C::kD == 128;
+  static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
+                "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   constexpr int kNS = kBlockM / 2;  // S^T / dP^T floats a thread (m64 x n kBlockM / 128)
   // dK, dV floats a thread (m64 x kD / 128; kSplitD: one accumulator, dV in warpgroup 0, dK in 1).
@@ -741,11 +735,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       split_step(s, cur);
     } else {
       float acc_s[kNS], acc_dp[kNS];
-      DqAcc acc_dq_prev;
       issue_s(s, acc_s);
-      if constexpr (!kLag) issue_dp(s, acc_dp);
-      else if constexpr (!kDqAtEnd) issue_dq(s - 1, acc_dq_prev);
-      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag; kDqAtEnd: none) or dP^T(s).
+      DqAcc acc_dq_prev;
+      if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
+      else issue_dp(s, acc_dp);
+      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
       const int h = cur.h, m0 = cur.m_block * kBlockM;
       const int rows = min(kBlockM, seq.seqlen_q - m0);
       const int st = s % kStages;
@@ -775,15 +769,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
       // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
       // other schedule after the wait, for registers.)
-      // (kKRegs at head_dim 64: after the wait, for registers.)
+      // (kKRegs: after the wait, for registers.)
       float2 lse2[kNS / 4], dsum2[kNS / 4];
-      if constexpr (!kKRegs || kDqAtEnd) {
+      if constexpr (!kKRegs) {
 #pragma unroll
         for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
       }
-      if constexpr (kDqAtEnd) {
-        wgmma_wait<0>();  // S^T
-      } else if constexpr (kLag) {
+      if constexpr (kLag) {
         wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
       } else {
         wgmma_wait<0>();
@@ -795,7 +787,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
       for (int g = 0; g < kNS / 4; ++g) {
-        if constexpr (kKRegs && !kDqAtEnd) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+        if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
         if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
@@ -855,12 +847,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
       wgmma_commit();
       if constexpr (kLag) {
-        // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV; kDqAtEnd: none).
-        if constexpr (!kDqAtEnd) {
-          wgmma_wait<1>();
-          fence_dq(acc_dq_prev);
-          if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
-        }
+        // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
+        wgmma_wait<1>();
+        fence_dq(acc_dq_prev);
+        if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
         // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
         wgmma_wait<0>();
         reg_fence(pa);
@@ -906,7 +896,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
       named_bar_sync(kBarDs, 256);
 
-      if constexpr (kLag && !kDqAtEnd) {
+      if constexpr (kLag) {
         // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
         // LSE and D, read above), and dS^T's registers are free.
         wgmma_wait<0>();
@@ -932,7 +922,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
     }
   }
-  if constexpr (kLag && !kDqAtEnd) {
+  if constexpr (kLag) {
     // The last step's dQ.
     if (steps > 0) {
       DqAcc acc_dq;

@@ -42,11 +42,6 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   } else if (P.dropout()) {
     if constexpr (kDropHere) launch_bwd90_config<T, C, false, false, true>(P, s);
   } else {
-#ifdef FLASHATTN_SM90_BWD_K_REGS_128  // experiment (bwd_kernel.h, kDqAtEnd): K's fragments in registers at 128
-    if constexpr (C::kD == 128) {
-      if (P.k_regs) return launch_bwd90_config<T, C, false, true>(P, s);
-    }
-#endif
     launch_bwd90_config<T, C, false>(P, s);
   }
 }

@@ -45,6 +45,25 @@ __device__ __forceinline__ float quad_sum(float x) {
   return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
 
+// 4 x 4 transpose of 32-bit words over a quad: lane q's w[c] becomes lane c's w[q] (two
+// butterfly rounds, one shuffle per pair of words a round). An mma row's quad holds the column
+// pairs 8 t + 2 q of tiles t; after it, lane q holds all four pairs of tile q: 16 contiguous bytes,
+// one vector store instead of four 4-byte ones.
+__device__ __forceinline__ void quad_transpose(uint32_t (&w)[4], int q) {
+#pragma unroll
+  for (int m = 1; m <= 2; m *= 2) {
+    const bool hi = (q & m) != 0;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (c & m) continue;
+      // Of the pair (c, c + m) the lower lane keeps w[c], the upper w[c + m]; each sends the other.
+      const uint32_t r = __shfl_xor_sync(0xffffffffu, hi ? w[c] : w[c + m], m);
+      if (hi) w[c] = r;
+      else w[c + m] = r;
+    }
+  }
+}
+
 // Adds `x` to a float in global memory without reading it back (red.global.add.f32).
 __device__ __forceinline__ void red_add(float* p, float x) {
   asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(p), "f"(x) : "memory");

@@ -53,6 +53,9 @@ struct FwdParams90 {
   // The epilogue writes O through shared memory with TMA stores (tma_o: boxes of 64 rows), where
   // the tier's shared memory has room (Fwd90Config::kStoreO) and the batch is not varlen.
   int store_o = 0;
+  // Otherwise O's rows go out from registers: as 16-byte vectors (out_vec16, the default), or as
+  // 4-byte column pairs.
+  int out_vec16 = 0;
   // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
   // one's softmax runs while another's GEMMs hold the tensor cores.
   int pingpong = 1;
@@ -495,9 +498,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           *reinterpret_cast<uint32_t*>(smem + C::kOffO + swizzled_offset(r, ct * 8 + 2 * tq, C::kPanelQ)) = o_out[ct][hf];
         continue;
       }
-      if (!live) continue;
       T* dst = static_cast<T*>(p.out.data) + fin.b * p.out.batch_stride + (fin.row_begin_q + qr) * p.out.row_stride +
                hr * p.out.head_stride;
+      if (P.out_vec16) {
+        // Quads transposed four tiles at a time, so that each lane writes one tile's 16 bytes: a
+        // warp's store is 8 rows of 64 contiguous bytes (whole sectors) instead of 8 x 16 bytes
+        // (session 21: at head_dim 256, whose O does not fit beside the ring for TMA stores, the
+        // 4-byte stores took ~7000 cycles a tile). The shuffles run in every lane (rows past the
+        // sequence included: the quads of a warp are different rows).
+#pragma unroll
+        for (int j = 0; j < kDv / 32; ++j) {
+          uint32_t w[4] = {o_out[4 * j][hf], o_out[4 * j + 1][hf], o_out[4 * j + 2][hf], o_out[4 * j + 3][hf]};
+          prim::quad_transpose(w, tq);
+          const int col = (4 * j + tq) * 8;  // tile 4 j + tq: w[c] = its columns col + 2 c, + 1
+          // (head_dim_v is a multiple of 8 on this path: a tile is wholly inside it or past it.)
+          if (live && col < p.head_dim_v) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
+        }
+        continue;
+      }
+      if (!live) continue;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct) {
         const int c = ct * 8 + 2 * tq;

@@ -93,8 +93,12 @@ def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
         # silently ran its unfused fallback, which materializes seqlen^2 scores (session 21's first
         # table: 9-31 TFLOP/s at head_dim 128 from seqlen 2048 on). Raise the limit, and make that
         # fallback an error so that it is never recorded as FlexAttention.
-        torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, 256)
-        torch._dynamo.config.accumulated_recompile_limit = max(torch._dynamo.config.accumulated_recompile_limit, 4096)
+        cfg = torch._dynamo.config
+        for names, least in ((("recompile_limit", "cache_size_limit"), 256),
+                             (("accumulated_recompile_limit", "accumulated_cache_size_limit"), 4096)):
+            name = next((n for n in names if hasattr(cfg, n)), None)  # (older torch: the second name)
+            if name is not None:
+                setattr(cfg, name, max(getattr(cfg, name), least))
         warnings.filterwarnings("error", message="flex_attention called without torch.compile")
         compiled = run_peer.__dict__.setdefault("flex", torch.compile(flex_attention, dynamic=False))
         mask = None

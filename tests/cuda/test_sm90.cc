@@ -135,13 +135,51 @@ TEST(Sm90, VariantSkipRescale) {
   }
 }
 
-// Every measured default turned off: one CTA a tile, two consumers, direct stores, no packing,
-// dropout on the kernel with extras.
+// Every measured default turned off: one CTA a tile, two consumers, direct 4-byte stores, no
+// packing, dropout on the kernel with extras.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
                  {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"},
-                 {"FLASHATTN_SM90_FWD_DROP", "0"}});
+                 {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"}});
+}
+
+// O's rows out of registers by 16-byte stores (a quad transpose; the default where O does not go
+// by TMA: head_dim_v above 128, varlen, packed GQA) against 4-byte stores
+// (FLASHATTN_SM90_OUT_VEC16=0): the same bytes of out and LSE, guard bands included. Head_dim 232
+// ends inside a group of four 8-column tiles; varlen rows end inside a warp's quads.
+TEST(Sm90, OutVec16SameBytes) {
+  REQUIRE_SM90();
+  int ran = 0;
+  for (auto [d, varlen] : {std::pair{256, false}, {232, false}, {192, true}, {128, true}, {64, true}}) {
+    Spec s;
+    s.dtype = d == 192 ? DType::Float16 : DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = 333;
+    s.seqlen_k = 517;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.causal = d == 256 || d == 128;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(4000 + d);
+    if (varlen) {
+      s.batch = 3;
+      s.lens_q = {1, 333, 100};
+      s.lens_k = {517, 5, 300};
+    }
+    std::string why;
+    if (!tier_in_build(s, false, &why)) continue;
+    SCOPED_TRACE(s.str());
+    Case c(s);
+    GpuCase g(c);
+    with_env("FLASHATTN_SM90_OUT_VEC16", "0", [&] { g.run_forward(); });
+    const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+    with_env("FLASHATTN_SM90_OUT_VEC16", "1", [&] { g.run_forward(); });
+    EXPECT_TRUE(c.out.bytes == out) << "out differs: " << s.str();
+    EXPECT_TRUE(c.lse.bytes == lse) << "lse differs: " << s.str();
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "none of the tiers 64, 128, 192, 256 in this build";
 }
 
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a

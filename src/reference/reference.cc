@@ -1,5 +1,8 @@
 // Naive attention in double precision (or emulating the problem's dtype), one query row at a
 // time: scores of the row -> modifiers -> mask -> softmax -> dropout -> weighted sum of values.
+// The keys and values of a (batch entry, kv head) are read into double rows once (KvRows) rather
+// than element by element for every query row: the same products summed in the same order, ~5x
+// faster (the GPU tests spend most of their time here).
 #include "reference/reference.h"
 
 #include <cmath>
@@ -24,6 +27,21 @@ double load(const Operand& o, int64_t row_begin, int b, int64_t r, int h, int c)
   return double(load_float(o.data, o.dtype, o.index(row_begin, b, r, h) + c));
 }
 
+// K and V of one (batch entry, kv head) as the sums use them (load_kv; low + dropout: v *
+// keep_scale, rounded, as a naive implementation pre-scales v). Read again only when (b, hk)
+// changes.
+struct KvRows {
+  int b = -1, hk = -1;
+  std::vector<double> k, v;
+  void load_for(const Problem& p, const Rounder& rd, int b_, int hk_) {
+    if (b_ == b && hk_ == hk) return;
+    b = b_, hk = hk_;
+    load_kv(p, b, hk, &k, &v);
+    if (rd.low && p.dropout.enabled())
+      for (double& x : v) x = rd(x * double(p.dropout.keep_scale));
+  }
+};
+
 // Everything about one query row that forward and backward need.
 struct Row {
   std::vector<double> qs;    // the query as used in the dot products (scaled first when low)
@@ -33,8 +51,8 @@ struct Row {
   double lse = kNegInf;
 };
 
-void compute_row(const Problem& p, const Rounder& rd, int b, int h, int i, Row* row) {
-  const int sk = p.seqlen_k(b), hk = p.kv_head(h), d = p.head_dim;
+void compute_row(const Problem& p, const Rounder& rd, const KvRows& kv, int b, int h, int i, Row* row) {
+  const int sk = p.seqlen_k(b), d = p.head_dim;
   const semantics::Mask mask = p.mask(b);
   semantics::ScoreMod<double> mod = p.score_mod<double>(b, h);
   row->qs.assign(d, 0.0);
@@ -44,12 +62,11 @@ void compute_row(const Problem& p, const Rounder& rd, int b, int h, int i, Row* 
     row->qs[c] = rd.low ? rd(qv * p.softmax_scale) : qv;
   }
   row->dot.assign(sk, 0.0);
+  dots(row->qs.data(), kv.k.data(), sk, d, row->dot.data());
   std::vector<double> s(sk, kNegInf);
   double mx = kNegInf;
   for (int j = 0; j < sk; ++j) {
-    double acc = 0.0;
-    for (int c = 0; c < d; ++c) acc += row->qs[c] * load(p.k, p.row_begin_k(b), b, j, hk, c);
-    row->dot[j] = rd(acc);
+    row->dot[j] = rd(row->dot[j]);
     if (!mask.visible(i, j)) continue;
     double v;
     if (rd.low) {
@@ -78,12 +95,15 @@ void compute_row(const Problem& p, const Rounder& rd, int b, int h, int i, Row* 
   }
 }
 
-// The value row j of kv head hk as the weighted sum uses it (low + dropout: v * keep_scale,
-// rounded, as a naive implementation pre-scales v).
-double value(const Problem& p, const Rounder& rd, int b, int hk, int j, int c) {
-  const double v = load(p.v, p.row_begin_k(b), b, j, hk, c);
-  if (rd.low && p.dropout.enabled()) return rd(v * double(p.dropout.keep_scale));
-  return v;
+// The weighted sum of one row's values: acc[c] = sum over j of p_j keep_j v_j[c] (in increasing j).
+void weighted_sum(const Row& row, const KvRows& kv, int sk, int dv, double* acc) {
+  for (int c = 0; c < dv; ++c) acc[c] = 0.0;
+  for (int j = 0; j < sk; ++j) {
+    const double w = row.p[j] * row.keep[j];
+    if (w == 0.0) continue;
+    const double* v = kv.v.data() + size_t(j) * dv;
+    for (int c = 0; c < dv; ++c) acc[c] += w * v[c];
+  }
 }
 
 void forward_impl(const Problem& p, const Rounder& rd, ForwardResult* res) {
@@ -91,24 +111,55 @@ void forward_impl(const Problem& p, const Rounder& rd, ForwardResult* res) {
   res->out.assign(size_t(p.total_q) * H * dv, 0.0);
   res->lse.assign(size_t(p.total_q) * H, kNegInf);
   Row row;
+  KvRows kv;
   std::vector<double> acc(dv);
   for (int b = 0; b < p.batch; ++b)
-    for (int h = 0; h < H; ++h)
+    for (int h = 0; h < H; ++h) {
+      kv.load_for(p, rd, b, p.kv_head(h));
       for (int i = 0; i < p.seqlen_q(b); ++i) {
-        compute_row(p, rd, b, h, i, &row);
-        std::fill(acc.begin(), acc.end(), 0.0);
-        for (int j = 0; j < p.seqlen_k(b); ++j) {
-          const double w = row.p[j] * row.keep[j];
-          if (w == 0.0) continue;
-          for (int c = 0; c < dv; ++c) acc[c] += w * value(p, rd, b, p.kv_head(h), j, c);
-        }
+        compute_row(p, rd, kv, b, h, i, &row);
+        weighted_sum(row, kv, p.seqlen_k(b), dv, acc.data());
         const int64_t token = p.cu_q[b] + i;
         for (int c = 0; c < dv; ++c) res->out[(token * H + h) * dv + c] = rd(acc[c]);
         res->lse[token * H + h] = row.lse;
       }
+    }
 }
 
 }  // namespace
+
+void load_kv(const Problem& p, int b, int hk, std::vector<double>* k, std::vector<double>* v) {
+  const int sk = p.seqlen_k(b), d = p.head_dim, dv = p.head_dim_v;
+  k->resize(size_t(sk) * d);
+  v->resize(size_t(sk) * dv);
+  for (int j = 0; j < sk; ++j) {
+    for (int c = 0; c < d; ++c) (*k)[size_t(j) * d + c] = load(p.k, p.row_begin_k(b), b, j, hk, c);
+    for (int c = 0; c < dv; ++c) (*v)[size_t(j) * dv + c] = load(p.v, p.row_begin_k(b), b, j, hk, c);
+  }
+}
+
+// Four rows at a time: their sums are independent, so their additions overlap; each still adds
+// its products in increasing c, as a naive loop does.
+void dots(const double* a, const double* rows, int count, int n, double* out) {
+  int j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const double *r0 = rows + size_t(j) * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (int c = 0; c < n; ++c) {
+      s0 += a[c] * r0[c];
+      s1 += a[c] * r1[c];
+      s2 += a[c] * r2[c];
+      s3 += a[c] * r3[c];
+    }
+    out[j] = s0, out[j + 1] = s1, out[j + 2] = s2, out[j + 3] = s3;
+  }
+  for (; j < count; ++j) {
+    const double* r = rows + size_t(j) * n;
+    double s = 0.0;
+    for (int c = 0; c < n; ++c) s += a[c] * r[c];
+    out[j] = s;
+  }
+}
 
 ForwardResult forward(const ForwardArgs& args, Rounding rounding) {
   const Problem p = make_problem(args, Backend::Cpu);
@@ -120,13 +171,10 @@ ForwardResult forward(const ForwardArgs& args, Rounding rounding) {
 void forward_row(const Problem& p, int b, int h, int i, double* out_row, double* lse) {
   Row row;
   const Rounder rd;
-  compute_row(p, rd, b, h, i, &row);
-  for (int c = 0; c < p.head_dim_v; ++c) out_row[c] = 0.0;
-  for (int j = 0; j < p.seqlen_k(b); ++j) {
-    const double w = row.p[j] * row.keep[j];
-    if (w == 0.0) continue;
-    for (int c = 0; c < p.head_dim_v; ++c) out_row[c] += w * value(p, rd, b, p.kv_head(h), j, c);
-  }
+  KvRows kv;
+  kv.load_for(p, rd, b, p.kv_head(h));
+  compute_row(p, rd, kv, b, h, i, &row);
+  weighted_sum(row, kv, p.seqlen_k(b), p.head_dim_v, out_row);
   *lse = row.lse;
 }
 
@@ -141,7 +189,8 @@ BackwardResult backward(const BackwardArgs& args, Rounding rounding) {
   const double keep_scale = p.dropout.enabled() ? double(p.dropout.keep_scale) : 1.0;
 
   Row row;
-  std::vector<double> out(dv), dout(dv), dz, ds, dq(d);
+  KvRows kv;
+  std::vector<double> dout(dv), dz, ds, dq(d);
   for (int b = 0; b < p.batch; ++b) {
     const int sk = p.seqlen_k(b);
     dz.resize(sk);
@@ -149,18 +198,15 @@ BackwardResult backward(const BackwardArgs& args, Rounding rounding) {
     for (int h = 0; h < H; ++h) {
       const int hk = p.kv_head(h);
       const semantics::ScoreMod<double> mod = p.score_mod<double>(b, h);
+      kv.load_for(p, rd, b, hk);
       for (int i = 0; i < p.seqlen_q(b); ++i) {
-        compute_row(p, rd, b, h, i, &row);
-        for (int c = 0; c < dv; ++c) {
-          out[c] = 0.0;
-          dout[c] = load(p.dout, p.row_begin_q(b), b, i, h, c);
-        }
+        compute_row(p, rd, kv, b, h, i, &row);
+        for (int c = 0; c < dv; ++c) dout[c] = load(p.dout, p.row_begin_q(b), b, i, h, c);
         // dZ = dO . V^T, dP = dZ * keep; D = sum_j P_j dP_j (= rowsum(dO * O)).
+        dots(dout.data(), kv.v.data(), sk, dv, dz.data());
         double D = 0.0;
         for (int j = 0; j < sk; ++j) {
-          double acc = 0.0;
-          for (int c = 0; c < dv; ++c) acc += dout[c] * value(p, rd, b, hk, j, c);
-          dz[j] = rd(acc);
+          dz[j] = rd(dz[j]);
           const double dp = dz[j] * row.keep[j];
           D += row.p[j] * dp;
         }
@@ -183,14 +229,19 @@ BackwardResult backward(const BackwardArgs& args, Rounding rounding) {
         std::fill(dq.begin(), dq.end(), 0.0);
         for (int j = 0; j < sk; ++j) {
           const int64_t kt = p.cu_k[b] + j;
-          if (ds[j] != 0.0)
+          if (ds[j] != 0.0) {
+            const double* k = kv.k.data() + size_t(j) * d;
+            double* dk = res.dk.data() + (kt * Hk + hk) * d;
             for (int c = 0; c < d; ++c) {
-              dq[c] += ds[j] * load(p.k, p.row_begin_k(b), b, j, hk, c);
-              res.dk[(kt * Hk + hk) * d + c] += ds[j] * row.qs[c];
+              dq[c] += ds[j] * k[c];
+              dk[c] += ds[j] * row.qs[c];
             }
+          }
           const double z = row.p[j] * row.keep[j];
-          if (z != 0.0)
-            for (int c = 0; c < dv; ++c) res.dv[(kt * Hk + hk) * dv + c] += z * dout[c];
+          if (z != 0.0) {
+            double* dvr = res.dv.data() + (kt * Hk + hk) * dv;
+            for (int c = 0; c < dv; ++c) dvr[c] += z * dout[c];
+          }
         }
         const int64_t qt = p.cu_q[b] + i;
         for (int c = 0; c < d; ++c)

@@ -31,4 +31,10 @@ BackwardResult backward(const BackwardArgs& args, Rounding rounding = Rounding::
 // One row (b, h, i) in double: out_row gets head_dim_v values. For sampled checks.
 void forward_row(const Problem& p, int b, int h, int i, double* out_row, double* lse);
 
+// Helpers of the reference, shared with tests/cpp/harness.h's tolerance allowance:
+// K and V of (batch entry b, kv head hk) as doubles, row j at j * head_dim (k) and j * head_dim_v (v).
+void load_kv(const Problem& p, int b, int hk, std::vector<double>* k, std::vector<double>* v);
+// out[j] = sum over c < n of a[c] * rows[j * n + c], each sum in increasing c, for j < count.
+void dots(const double* a, const double* rows, int count, int n, double* out);
+
 }  // namespace flashattn::reference

@@ -256,7 +256,7 @@ inline GradAllowance backward_allowance(const Case& c) {
   };
   std::vector<double> dk_delta(size_t(p.total_k) * Hk * d, 0.0), dk_rss(dk_delta.size(), 0.0);
   double dq_delta_max = 0, dq_rss_max = 0;
-  std::vector<double> qrow(d), dorow(dv), dot, prob, dp, absdp, dq_delta(d), dq_rss(d);
+  std::vector<double> qrow(d), dorow(dv), dot, prob, dp, absdp, dq_delta(d), dq_rss(d), krows, vrows;
   const double keep_scale = p.dropout.enabled() ? double(p.dropout.keep_scale) : 1.0;
   for (int b = 0; b < p.batch; ++b) {
     const int sq = p.seqlen_q(b), sk = p.seqlen_k(b);
@@ -264,17 +264,16 @@ inline GradAllowance backward_allowance(const Case& c) {
     dot.resize(sk), prob.resize(sk), dp.resize(sk), absdp.resize(sk);
     for (int h = 0; h < H; ++h) {
       const int hk = p.kv_head(h);
+      if (h == 0 || hk != p.kv_head(h - 1)) reference::load_kv(p, b, hk, &krows, &vrows);
       const semantics::ScoreMod<double> mod = p.score_mod<double>(b, h);
       const uint64_t bh = uint64_t(b) * H + h;
       for (int i = 0; i < sq; ++i) {
         for (int col = 0; col < d; ++col) qrow[col] = load(p.q, p.row_begin_q(b), b, i, h, col);
         for (int col = 0; col < dv; ++col) dorow[col] = load(p.dout, p.row_begin_q(b), b, i, h, col);
         double mx = -INFINITY;
+        reference::dots(qrow.data(), krows.data(), sk, d, dot.data());
         for (int j = 0; j < sk; ++j) {
-          double acc = 0;
-          for (int col = 0; col < d; ++col) acc += qrow[col] * load(p.k, p.row_begin_k(b), b, j, hk, col);
-          dot[j] = acc;
-          prob[j] = mask.visible(i, j) ? mod.apply(acc, i, j) : -INFINITY;
+          prob[j] = mask.visible(i, j) ? mod.apply(dot[j], i, j) : -INFINITY;
           mx = std::max(mx, prob[j]);
         }
         if (mx == -INFINITY) continue;  // the row sees nothing: no gradient at all
@@ -286,7 +285,7 @@ inline GradAllowance backward_allowance(const Case& c) {
           double acc = 0, abs_acc = 0;
           if (prob[j] > 0)
             for (int col = 0; col < dv; ++col) {
-              const double x = dorow[col] * load(p.v, p.row_begin_k(b), b, j, hk, col);
+              const double x = dorow[col] * vrows[size_t(j) * dv + col];
               acc += x;
               abs_acc += std::fabs(x);
             }
@@ -305,7 +304,7 @@ inline GradAllowance backward_allowance(const Case& c) {
           const double size = w * (absdp[j] + std::fabs(d_exact));
           const size_t kbase = (size_t(p.cu_k[b] + j) * Hk + hk) * d;
           for (int col = 0; col < d; ++col) {
-            const double kv = load(p.k, p.row_begin_k(b), b, j, hk, col);
+            const double kv = krows[size_t(j) * d + col];
             dq_delta[col] += w * e * kv;
             dq_rss[col] += (size * kv) * (size * kv);
             dk_delta[kbase + col] += w * e * qrow[col];

@@ -129,13 +129,27 @@ void forward_impl(const Problem& p, const Rounder& rd, ForwardResult* res) {
 }  // namespace
 
 void load_kv(const Problem& p, int b, int hk, std::vector<double>* k, std::vector<double>* v) {
-  const int sk = p.seqlen_k(b), d = p.head_dim, dv = p.head_dim_v;
-  k->resize(size_t(sk) * d);
-  v->resize(size_t(sk) * dv);
-  for (int j = 0; j < sk; ++j) {
-    for (int c = 0; c < d; ++c) (*k)[size_t(j) * d + c] = load(p.k, p.row_begin_k(b), b, j, hk, c);
-    for (int c = 0; c < dv; ++c) (*v)[size_t(j) * dv + c] = load(p.v, p.row_begin_k(b), b, j, hk, c);
-  }
+  const int sk = p.seqlen_k(b);
+  auto rows = [&](const Operand& o, int n, std::vector<double>* dst) {
+    dst->resize(size_t(sk) * n);
+    const int64_t rb = p.row_begin_k(b);
+    double* out = dst->data();
+    auto convert = [&](auto element) {  // one loop per dtype: no dtype switch per element
+      for (int j = 0; j < sk; ++j) {
+        const int64_t base = o.index(rb, b, j, hk);
+        for (int c = 0; c < n; ++c) out[size_t(j) * n + c] = double(element(base + c));
+      }
+    };
+    const auto* h16 = static_cast<const uint16_t*>(o.data);
+    const auto* f32 = static_cast<const float*>(o.data);
+    switch (o.dtype) {
+      case DType::Float16: convert([h16](int64_t e) { return half_to_float(h16[e]); }); break;
+      case DType::BFloat16: convert([h16](int64_t e) { return bf16_to_float(h16[e]); }); break;
+      default: convert([f32](int64_t e) { return f32[e]; }); break;
+    }
+  };
+  rows(p.k, p.head_dim, k);
+  rows(p.v, p.head_dim_v, v);
 }
 
 // Four rows at a time: their sums are independent, so their additions overlap; each still adds
@@ -171,7 +185,11 @@ ForwardResult forward(const ForwardArgs& args, Rounding rounding) {
 void forward_row(const Problem& p, int b, int h, int i, double* out_row, double* lse) {
   Row row;
   const Rounder rd;
-  KvRows kv;
+  // Read again at every call (the inputs may have changed), into buffers kept across calls: a
+  // sampled check calls this for rows of long sequences, and fresh buffers of their K and V
+  // (64 MB at 32768 x 128) cost more in page faults than the reads.
+  thread_local KvRows kv;
+  kv.b = -1;
   kv.load_for(p, rd, b, p.kv_head(h));
   compute_row(p, rd, kv, b, h, i, &row);
   weighted_sum(row, kv, p.seqlen_k(b), p.head_dim_v, out_row);

@@ -34,7 +34,9 @@ struct KvRows {
   int b = -1, hk = -1;
   std::vector<double> k, v;
   void load_for(const Problem& p, const Rounder& rd, int b_, int hk_) {
-    if (b_ == b && hk_ == hk) return;
+    if (b_ != b || hk_ != hk) reload(p, rd, b_, hk_);
+  }
+  void reload(const Problem& p, const Rounder& rd, int b_, int hk_) {
     b = b_, hk = hk_;
     load_kv(p, b, hk, &k, &v);
     if (rd.low && p.dropout.enabled())
@@ -189,8 +191,7 @@ void forward_row(const Problem& p, int b, int h, int i, double* out_row, double*
   // sampled check calls this for rows of long sequences, and fresh buffers of their K and V
   // (64 MB at 32768 x 128) cost more in page faults than the reads.
   thread_local KvRows kv;
-  kv.b = -1;
-  kv.load_for(p, rd, b, p.kv_head(h));
+  kv.reload(p, rd, b, p.kv_head(h));
   compute_row(p, rd, kv, b, h, i, &row);
   weighted_sum(row, kv, p.seqlen_k(b), p.head_dim_v, out_row);
   *lse = row.lse;

@@ -64,6 +64,19 @@ __device__ __forceinline__ void quad_transpose(uint32_t (&w)[4], int q) {
   }
 }
 
+// One row's four 8-column tiles 4 j .. 4 j + 3, held by its quad as packed 16-bit pairs (lane q's
+// w[t]: columns 8 t + 2 q, + 1 of tile 4 j + t), written to `row` (16-byte aligned) as 16-byte
+// stores: after quad_transpose lane q writes tile 4 j + q, columns `col0 + 8 q` on, when `live`
+// and that tile starts below cols_valid (a multiple of 8: a tile is wholly inside or past it). A
+// warp's store is 8 rows of 64 contiguous bytes instead of 8 x 16 (the sm90 forward's figures:
+// fwd_kernel.h write_out). Every lane must call it (the shuffles), rows past the data included.
+template <typename T>
+__device__ __forceinline__ void store_quad_tiles(T* row, int col0, uint32_t (&w)[4], int q, bool live, int cols_valid) {
+  quad_transpose(w, q);
+  const int col = col0 + 8 * q;
+  if (live && col < cols_valid) *reinterpret_cast<uint4*>(row + col) = make_uint4(w[0], w[1], w[2], w[3]);
+}
+
 // Adds `x` to a float in global memory without reading it back (red.global.add.f32).
 __device__ __forceinline__ void red_add(float* p, float x) {
   asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(p), "f"(x) : "memory");

@@ -225,10 +225,8 @@ __device__ __forceinline__ void zero(float (&acc)[MT][NT][4]) {
 // Writes a warp's fp32 accumulator block (rows r0 + mt*16 + g (+8), columns c0 + nt*8 + 2t (+1))
 // to global memory as T, for rows < rows_valid and columns < cols_valid. `aligned` (16-byte
 // aligned rows, cols_valid a multiple of 8; uniform over the warp): with whole groups of four
-// n-tiles, each quad's pairs are transposed (prim::quad_transpose) so that each lane writes one
-// tile's 16 bytes (a warp's store: 8 rows of 64 contiguous bytes, where 4-byte stores wrote 8 x
-// 16: session 21 measured the sm90 forward's head_dim-256 epilogue 2.7x shorter so); else one
-// 4-byte store a pair; unaligned, element by element.
+// n-tiles, 16-byte stores (prim::store_quad_tiles); else one 4-byte store a pair; unaligned,
+// element by element.
 template <int MT, int NT, typename T>
 __device__ __forceinline__ void store_acc(const float (&acc)[MT][NT][4], T* g, int64_t row_stride, int r0,
                                           int c0, int rows_valid, int cols_valid, bool aligned, int lane) {
@@ -247,10 +245,7 @@ __device__ __forceinline__ void store_acc(const float (&acc)[MT][NT][4], T* g, i
 #pragma unroll
             for (int c = 0; c < 4; ++c)
               w[c] = prim::pack2(acc[mt][4 * j + c][2 * half], acc[mt][4 * j + c][2 * half + 1], T());
-            prim::quad_transpose(w, t);
-            const int col = c0 + (4 * j + t) * 8;  // a tile is wholly inside cols_valid or past it
-            if (r < rows_valid && col < cols_valid)
-              *reinterpret_cast<uint4*>(g + r * row_stride + col) = make_uint4(w[0], w[1], w[2], w[3]);
+            prim::store_quad_tiles(g + r * row_stride, c0 + 32 * j, w, t, r < rows_valid, cols_valid);
           }
           continue;
         }

@@ -944,11 +944,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   for (int hf = 0; hf < 2; ++hf) {
     const int kr = kr0 + hf * 8;
     const bool live = key0 + kr < cols;  // a key of the sequence
-    // One row's kD columns as 16-byte stores: the quad's packed column pairs transposed four
-    // 8-column tiles at a time (prim::quad_transpose), so that a warp's store is 8 rows of 64
-    // contiguous bytes, not 8 x 16 (as the forward's, fwd_kernel.h write_out). The shuffles run
-    // in every lane (a warp's quads are different keys). head_dim is a multiple of 8 here: a tile
-    // is wholly inside it or past it; dk and dv are 16-byte aligned (sm90_bwd_eligible's tma_ok).
+    // One row's kD columns as 16-byte stores (prim::store_quad_tiles, in every lane: a warp's
+    // quads are different keys). head_dim is a multiple of 8 here; dk and dv are 16-byte aligned
+    // (sm90_bwd_eligible's tma_ok).
     auto store = [&](T* row, const float(&acc)[kNKV], float scale) {
 #pragma unroll
       for (int j = 0; j < kD / 32; ++j) {
@@ -956,9 +954,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
         for (int c = 0; c < 4; ++c)
           w[c] = prim::pack2(acc[4 * (4 * j + c) + 2 * hf] * scale, acc[4 * (4 * j + c) + 2 * hf + 1] * scale, T());
-        prim::quad_transpose(w, tq);
-        const int col = (4 * j + tq) * 8;
-        if (live && col < p.head_dim) *reinterpret_cast<uint4*>(row + col) = make_uint4(w[0], w[1], w[2], w[3]);
+        prim::store_quad_tiles(row, 32 * j, w, tq, live, p.head_dim);
       }
     };
     if constexpr (C::kSplitD) {

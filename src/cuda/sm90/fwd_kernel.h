@@ -501,19 +501,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       T* dst = static_cast<T*>(p.out.data) + fin.b * p.out.batch_stride + (fin.row_begin_q + qr) * p.out.row_stride +
                hr * p.out.head_stride;
       if (P.out_vec16) {
-        // Quads transposed four tiles at a time, so that each lane writes one tile's 16 bytes: a
-        // warp's store is 8 rows of 64 contiguous bytes (whole sectors) instead of 8 x 16 bytes
-        // (session 21, head_dim 256, whose O does not fit beside the ring for TMA stores: the next
-        // tile's S_0 phase, where the deferred stores run, 8855 -> 3230 cycles; +22% at 512, +14%
-        // at 1k, +7% at 2k). The shuffles run in every lane (rows past the sequence included: the
-        // quads of a warp are different rows).
+        // 16-byte stores (prim::store_quad_tiles; session 21, head_dim 256, whose O does not fit
+        // beside the ring for TMA stores: the next tile's S_0 phase, where the deferred stores
+        // run, 8855 -> 3230 cycles; +22% at 512, +14% at 1k, +7% at 2k). head_dim_v is a multiple
+        // of 8 on this path.
 #pragma unroll
         for (int j = 0; j < kDv / 32; ++j) {
           uint32_t w[4] = {o_out[4 * j][hf], o_out[4 * j + 1][hf], o_out[4 * j + 2][hf], o_out[4 * j + 3][hf]};
-          prim::quad_transpose(w, tq);
-          const int col = (4 * j + tq) * 8;  // tile 4 j + tq: w[c] = its columns col + 2 c, + 1
-          // (head_dim_v is a multiple of 8 on this path: a tile is wholly inside it or past it.)
-          if (live && col < p.head_dim_v) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
+          prim::store_quad_tiles(dst, 32 * j, w, tq, live, p.head_dim_v);
         }
         continue;
       }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarize the sm90 forward's diagnostic timeline (a build with -DFLASHATTN_SM90_TRACE, see
 src/cuda/sm90/fwd_kernel.h; bench/gpu/fwd_trace.sh runs it): reads flashattn_gpu_bench's output
-("T cta role tile e0..e4 n" lines, the last launch's), prints per consumer warpgroup the mean
+("T cta role tile e0..e4 n e6 e7" lines, the last launch's), prints per consumer warpgroup the mean
 cycles of each phase of a tile and a least-squares fit of a tile's cycles = a + b * key blocks (a:
 the per-tile cost outside the key-block work), and the producer's Q-slot waits and Q latency."""
 import statistics
@@ -25,9 +25,9 @@ def main():
     rows = {}
     for line in sys.stdin:
         f = line.split()
-        if len(f) == 10 and f[0] == "T":
+        if len(f) in (10, 12) and f[0] == "T":  # (10: a build before the epilogue's two events)
             cta, role, tile = int(f[1]), int(f[2]), int(f[3])
-            rows[(cta, role, tile)] = [int(x) for x in f[4:10]]  # the last launch wins
+            rows[(cta, role, tile)] = [int(x) for x in f[4:]] + [0] * (12 - len(f))  # the last launch wins
     if not rows:
         print("no trace lines (a build without -DFLASHATTN_SM90_TRACE?)")
         return
@@ -35,7 +35,7 @@ def main():
     roles = sorted({k[1] for k in rows})
     print("role | tiles | mean n | Q wait | S_0 | loop (S_0 .. last P V) | epilogue | gap to next | tile total | fit a + b*n (cycles)")
     for role in [r for r in roles if r > 0]:
-        ph = {k: [] for k in ("q", "s0", "loop", "epi", "gap", "tot")}
+        ph = {k: [] for k in ("q", "s0", "loop", "epi", "gap", "tot", "fin", "st", "tma")}
         pts, ns = [], []
         for cta in ctas:
             tiles = sorted(t for (c, r, t) in rows if c == cta and r == role)
@@ -49,6 +49,11 @@ def main():
                 ph["s0"].append(e[2] - e[1])
                 ph["loop"].append(e[3] - e[2])
                 ph["epi"].append(e[4] - e[3])
+                if e[6]:  # the epilogue's parts: finish(), O's stores (and barriers), the TMA store's issue
+                    ph["fin"].append(e[6] - e[3])
+                    if e[7]:
+                        ph["st"].append(e[7] - e[6])
+                        ph["tma"].append(e[4] - e[7])
                 if i + 1 < len(tiles):
                     nxt = rows[(cta, role, tiles[i + 1])]
                     ph["gap"].append(nxt[0] - e[4])
@@ -59,6 +64,9 @@ def main():
         print("%d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | a %.0f, b %.0f" % (
             role, len(ns), statistics.mean(ns) if ns else 0, m["q"], m["s0"], m["loop"], m["epi"], m["gap"],
             m["tot"], a, b))
+        if ph["fin"]:
+            print("  epilogue of role %d: finish %.0f, O stores and barriers %.0f, TMA store issue %.0f" % (
+                role, m["fin"], m["st"], m["tma"]))
     qw, ql = [], []
     for cta in ctas:
         for (c, r, t), e in rows.items():

@@ -36,8 +36,9 @@ namespace flashattn::cuda::sm90 {
 // warpgroup's thread 0 (role 1 + warpgroup) into FwdParams90::trace; the launcher prints them
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
-// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done.
-constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 6;
+// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done, n_count, and
+// inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers).
+constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 8;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
 
@@ -480,6 +481,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
   constexpr bool kDeferOut = kD >= 256 && !kDropout;  // (with extras it would spill)
+#ifdef FLASHATTN_SM90_TRACE
+  int trace_tile = 0;  // the tile write_out writes (its events)
+#endif
   auto write_out = [&] {
     const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
     if (store_o) {
@@ -526,6 +530,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (store_o) {
       fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
       named_bar_sync(bar_o, 128);
+      if (tid == 0) FA_TRACE(1 + cw, trace_tile, 7);
       if (tid == 0) {
 #pragma unroll
         for (int pn = 0; pn < C::kPanelsV; ++pn)
@@ -607,6 +612,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     ++tiles;
     it0 += n_count;
     finish();
+    if (tid == 0) FA_TRACE(1 + cw, tile_no, 6);
+#ifdef FLASHATTN_SM90_TRACE
+    trace_tile = tile_no;
+#endif
     if (kDeferOut) pending = true;
     else write_out();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);

@@ -144,16 +144,14 @@ TEST(Sm90, VariantDefaultsOff) {
                  {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"}});
 }
 
-// O's rows out of registers by 16-byte stores (a quad transpose; the default where O does not go
-// by TMA: head_dim_v above 128, varlen, packed GQA) against 4-byte stores
-// (FLASHATTN_SM90_OUT_VEC16=0): the same bytes of out and LSE, guard bands included. Head_dim 232
-// ends inside a group of four 8-column tiles; varlen rows end inside a warp's quads.
-TEST(Sm90, OutVec16SameBytes) {
-  REQUIRE_SM90();
+// Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob
+// `env` at 0 and at 1, for each (head_dim, varlen) case (GQA, odd lengths; causal at 256 and 128;
+// varlen: batch 3 with a one-row and a five-key sequence).
+void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, bool>> cases) {
   int ran = 0;
-  for (auto [d, varlen] : {std::pair{256, false}, {232, false}, {192, true}, {128, true}, {64, true}}) {
+  for (auto [d, varlen] : cases) {
     Spec s;
-    s.dtype = d == 192 ? DType::Float16 : DType::BFloat16;
+    s.dtype = d == 192 || d == 96 ? DType::Float16 : DType::BFloat16;
     s.head_dim = d;
     s.seqlen_q = 333;
     s.seqlen_k = 517;
@@ -172,14 +170,32 @@ TEST(Sm90, OutVec16SameBytes) {
     SCOPED_TRACE(s.str());
     Case c(s);
     GpuCase g(c);
-    with_env("FLASHATTN_SM90_OUT_VEC16", "0", [&] { g.run_forward(); });
+    with_env(env, "0", [&] { g.run_forward(); });
     const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-    with_env("FLASHATTN_SM90_OUT_VEC16", "1", [&] { g.run_forward(); });
+    with_env(env, "1", [&] { g.run_forward(); });
     EXPECT_TRUE(c.out.bytes == out) << "out differs: " << s.str();
     EXPECT_TRUE(c.lse.bytes == lse) << "lse differs: " << s.str();
     ++ran;
   }
-  if (ran == 0) GTEST_SKIP() << "none of the tiers 64, 128, 192, 256 in this build";
+  if (ran == 0) GTEST_SKIP() << "none of the cases' tiers in this build";
+}
+
+// O's rows out of registers by 16-byte stores (a quad transpose; the default where O does not go
+// by TMA: head_dim_v above 128, varlen, packed GQA) against 4-byte stores
+// (FLASHATTN_SM90_OUT_VEC16=0). Head_dim 232 ends inside a group of four 8-column tiles; varlen
+// rows end inside a warp's quads.
+TEST(Sm90, OutVec16SameBytes) {
+  REQUIRE_SM90();
+  expect_same_bytes("FLASHATTN_SM90_OUT_VEC16", {{256, false}, {232, false}, {192, true}, {128, true}, {64, true}});
+}
+
+// O into the TMA store's shared tile by stmatrix (the default) against 4-byte stores
+// (FLASHATTN_SM90_OUT_STSM=0), where O goes by TMA (head_dim_v up to 128, padded batch): tiers
+// 64, 96 and 128, head_dim 120 padded (TMA clips the columns past it), 333 query rows (the last
+// tile's rows past the sequence are clipped too).
+TEST(Sm90, OutStsmSameBytes) {
+  REQUIRE_SM90();
+  expect_same_bytes("FLASHATTN_SM90_OUT_STSM", {{64, false}, {96, false}, {120, false}, {128, false}});
 }
 
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a

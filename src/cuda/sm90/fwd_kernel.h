@@ -18,6 +18,7 @@
 
 #include <cmath>
 
+#include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
 #include "cuda/sm90/config.h"
@@ -57,6 +58,9 @@ struct FwdParams90 {
   // Otherwise O's rows go out from registers: as 16-byte vectors (out_vec16, the default), or as
   // 4-byte column pairs.
   int out_vec16 = 0;
+  // With TMA stores: O into the shared tile by stmatrix (four 8 x 8 blocks an instruction: 8 a
+  // thread at head_dim 128 instead of 32 4-byte stores), else one 4-byte store a column pair.
+  int out_stsm = 1;
   // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
   // one's softmax runs while another's GEMMs hold the tensor cores.
   int pingpong = 1;
@@ -497,6 +501,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (p.lse != nullptr && tq == 0 && live)
         p.lse[fin.b * p.lse_batch_stride + hr * p.lse_head_stride + fin.row_begin_q + qr] = fin.lse[hf];
       if (store_o) {
+        if (P.out_stsm) {
+          // stmatrix .x4 (both rows of this thread at once, so only in the pass hf = 0): blocks i
+          // = (row half i % 2, column tile 2 j + i / 2); lane l gives row l % 8 of block l / 8, 16
+          // contiguous bytes in the swizzled panel. A warp's block lands on eight distinct
+          // 16-byte chunks of the 128-byte rows (the swizzle): no bank conflict.
+          if (hf == 0) {
+            const int bi = lane / 8, rr = cw * 64 + warp * 16 + (bi % 2) * 8 + lane % 8;
+#pragma unroll
+            for (int j = 0; j < kDv / 16; ++j) {
+              const uint32_t regs[4] = {o_out[2 * j][0], o_out[2 * j][1], o_out[2 * j + 1][0], o_out[2 * j + 1][1]};
+              prim::stmatrix_x4(smem_addr(smem + C::kOffO) + swizzled_offset(rr, (2 * j + bi / 2) * 8, C::kPanelQ), regs);
+            }
+          }
+          continue;
+        }
 #pragma unroll
         for (int ct = 0; ct < kDv / 8; ++ct)
           *reinterpret_cast<uint32_t*>(smem + C::kOffO + swizzled_offset(r, ct * 8 + 2 * tq, C::kPanelQ)) = o_out[ct][hf];

@@ -209,6 +209,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // O's rows as 16-byte stores where not by TMA (fwd_kernel.h write_out; the base and strides are
   // 16-byte aligned: sm90_eligible's tma_ok(out)). FLASHATTN_SM90_OUT_VEC16=0: 4-byte stores.
   P.out_vec16 = sm90::env_choice("FLASHATTN_SM90_OUT_VEC16", true);
+  P.out_stsm = sm90::env_choice("FLASHATTN_SM90_OUT_STSM", true);
   P.drop_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_DROP", true);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
 #ifdef FLASHATTN_SM90_TRACE

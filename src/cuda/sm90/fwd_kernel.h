@@ -38,7 +38,8 @@ namespace flashattn::cuda::sm90 {
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
 // Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done, n_count, and
-// inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers).
+// inside the epilogue: finish() done, O written (thread 0 past its stores, the fence and, with the
+// O tile, its arrival on o_full).
 constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 8;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
@@ -272,7 +273,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // warpgroup waits before it writes its next rows (and once more at its end). The consumers
       // neither wait for each other nor for the store's issue (session 22: their two 128-thread
       // barriers and the issue took ~1200 cycles of a tile's epilogue). A padded batch: every
-      // tile of the CTA's rounds has rows (load_tile skips none).
+      // tile of the CTA's rounds has rows (load_tile skips none: num_m_blocks = ceil(seqlen_q /
+      // kBlockM), launch.h). The storer and the consumers must walk the same tiles, or the
+      // named barrier's counts part and the CTA hangs: a tile the consumers skip must skip here.
       if (lane == 0) prefetch_tensor_map(&P.tma_o);
       uint32_t k = 0;  // tiles stored so far (o_full's phase)
 #pragma unroll 1
@@ -535,6 +538,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
   };
   constexpr bool kDeferOut = kD >= 256 && !kDropout;  // (with extras it would spill)
+  static_assert(!(kDeferOut && C::kStoreO), "the O tile's storer counts one write_out a tile as it begins");
 #ifdef FLASHATTN_SM90_TRACE
   int trace_tile = 0;  // the tile write_out writes (its events)
 #endif

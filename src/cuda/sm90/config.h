@@ -13,29 +13,22 @@ struct Fwd90Config {
   static constexpr int kD = kD_;    // head_dim tier (Q, K)
   static constexpr int kDv = kDv_;  // head_dim_v tier (V, O): kD, or 128 with kD = 192
   // Consumer warpgroups of 64 query rows each (2, or 3 where the softmax dominates), and one
-  // producer warpgroup (registers below).
+  // producer warpgroup. Registers (setmaxnreg): the producer keeps 24, the consumers share the
+  // rest of the 64K register file (240 each for two, 160 for three).
   static constexpr int kConsumers = kConsumers_;
   static constexpr int kBlockM = 64 * kConsumers;
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kThreads = 128 * (1 + kConsumers);
+  static constexpr int kProducerRegs = 24, kConsumerRegs = kConsumers == 2 ? 240 : 160;
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
   static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesK;
   // The O tile for the TMA-store epilogue (panels of kBlockM rows like Q), where it fits.
   static constexpr int kBytesO = kPanelsV * kPanelQ;
-  // Barriers: Q full/empty, K/V full/empty per stage, the O tile's full per consumer warpgroup
-  // (fwd_kernel.h: the storer), then the storer's coordinates of each warpgroup's rows (16 bytes
-  // each); +1024: alignment slack.
-  static constexpr int kBarBytes = (2 + 4 * kStages + kConsumers) * 8 + 16 * kConsumers + 1024;
+  static constexpr int kBarBytes = (2 + 4 * kStages) * 8 + 1024;  // barriers: Q full/empty, K/V full/empty per stage; +1024: alignment slack
   static constexpr bool kStoreO = kOffV + kStages * kBytesV + kBytesO + kBarBytes <= 227 * 1024;
-  // Registers (setmaxnreg) out of the CTA's pool (168 a thread for 384 threads, 128 for 512): the
-  // producer warpgroup's, the rest to the consumers. With the O tile the producer's storer warp
-  // (fwd_kernel.h) joins its TMA thread, which then spilled at 24: 40 (consumers 232) for two, 32
-  // (consumers 160) for three; without it 24 and 240.
-  static constexpr int kProducerRegs = kConsumers == 3 ? 32 : kStoreO ? 40 : 24;
-  static constexpr int kConsumerRegs = kConsumers == 3 ? 160 : kStoreO ? 232 : 240;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
   static constexpr int kSmemBytes = kOffBar + kBarBytes;
@@ -44,8 +37,7 @@ struct Fwd90Config {
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
   static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
   static_assert(kConsumers == 2 || kConsumers == 3, "two or three consumer warpgroups");
-  static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= (kConsumers == 2 ? 168 * 384 : 128 * 512),
-                "the CTA's register pool (launch bounds: one CTA of kThreads)");
+  static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= 65536, "the register file");
 };
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)

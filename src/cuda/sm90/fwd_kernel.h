@@ -38,8 +38,7 @@ namespace flashattn::cuda::sm90 {
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
 // Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done, n_count, and
-// inside the epilogue: finish() done, O written (thread 0 past its stores, the fence and, with the
-// O tile, its arrival on o_full).
+// inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers).
 constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 8;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
@@ -136,15 +135,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint64_t* v_full = k_full + kStages;
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
-  // The O tile of consumer warpgroup c (store_o): o_full[c] when its 128 threads have written and
-  // fenced their rows (the storer's TMA store then reads them: named barrier bar_o(c) below when
-  // it has); o_coord: where warpgroup c's rows go, {query row, head, batch} (its thread 0 writes
-  // them before it arrives on o_full, so the storer needs no tile decode of its own).
-  uint64_t* o_full = v_empty + kStages;
-  int* o_coord = reinterpret_cast<int*>(o_full + C::kConsumers);
-  // Named barrier ids: 1 .. kConsumers the ping-pong; bar_o(c): consumer warpgroup c's 128 threads
-  // and the storer's warp.
-  auto bar_o = [](int c) { return 1 + C::kConsumers + c; };
 
   // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x, CTA c
   // taking tile r * gridDim.x + c in even rounds and r * gridDim.x + gridDim.x - 1 - c in odd ones
@@ -210,15 +200,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mbar_init(k_empty + s, C::kConsumers);  // one arrival per consumer warpgroup
       mbar_init(v_empty + s, C::kConsumers);
     }
-    for (int c = 0; c < C::kConsumers; ++c)
-      mbar_init(o_full + c, 128);  // every thread of consumer warpgroup c, after its stores and proxy fence
     fence_barrier_init();
   }
   __syncthreads();
-
-  // O out through the shared O tile and TMA stores (a padded batch, one head a tile), else from
-  // registers.
-  const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1 && p.cu_seqlens_q == nullptr;
 
   const int wg = threadIdx.x / 128;
   if (wg == 0) {
@@ -265,38 +249,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if (i == n_count - 1) FA_TRACE(0, tiles - 1, 3);
         }
       }
-    } else if (threadIdx.x / 32 == 1 && store_o) {
-      const int lane = threadIdx.x % 32;
-      // The storer (warp 1; lane 0 issues): each consumer warpgroup's 64 rows of O, once its threads
-      // have written them into the O tile (o_full), go out by TMA stores (rows past the sequence
-      // clipped); once those have read the tile, the warp arrives on bar_o(c), where the
-      // warpgroup waits before it writes its next rows (and once more at its end). The consumers
-      // neither wait for each other nor for the store's issue (session 22: their two 128-thread
-      // barriers and the issue took ~1200 cycles of a tile's epilogue). A padded batch: every
-      // tile of the CTA's rounds has rows (load_tile skips none: num_m_blocks = ceil(seqlen_q /
-      // kBlockM), launch.h). The storer and the consumers must walk the same tiles, or the
-      // named barrier's counts part and the CTA hangs: a tile the consumers skip must skip here.
-      if (lane == 0) prefetch_tensor_map(&P.tma_o);
-      uint32_t k = 0;  // tiles stored so far (o_full's phase)
-#pragma unroll 1
-      for (int64_t r = 0; r < rounds; ++r) {
-        if (tile_of(r) >= num_tiles) continue;
-        for (int c = 0; c < C::kConsumers; ++c) {
-          mbar_wait_idle(o_full + c, k & 1u);
-          if (lane == 0) {
-            const int* co = o_coord + 4 * c;
-#pragma unroll
-            for (int pn = 0; pn < C::kPanelsV; ++pn)
-              tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + c * 64 * 128, pn * 64, co[0], co[1], co[2]);
-            bulk_commit();
-            bulk_wait_read();
-          }
-          __syncwarp();
-          named_bar_arrive(bar_o(c), 160);
-        }
-        ++k;
-      }
-      if (lane == 0) bulk_wait();  // the stores complete before the CTA exits
     }
     return;
   }
@@ -516,36 +468,32 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     float lse[2];
   } fin;
   uint32_t o_out[kDv / 8][2];  // column pair 8 ct + 2 tq of row hf, packed
-  float inv_rows[2];
-  auto finish_rows = [&] {
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const float total = prim::quad_sum(row_sum[hf]);
-      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv_rows[hf], &fin.lse[hf]);
-    }
-  };
   auto finish = [&] {
     const float keep_scale = kDropout && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
     fin.b = b, fin.h = h, fin.m0 = m0, fin.rows = rows, fin.q_row = q_row, fin.qb = qb;
     fin.row_begin_q = seq.row_begin_q;
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
-      const float inv = inv_rows[hf];
+      const float total = prim::quad_sum(row_sum[hf]);
+      float inv;
+      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &fin.lse[hf]);
       const float f = inv * keep_scale;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct)
         o_out[ct][hf] = prim::pack2(acc_o[4 * ct + 2 * hf] * f, acc_o[4 * ct + 2 * hf + 1] * f, T());
     }
   };
+  const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
   constexpr bool kDeferOut = kD >= 256 && !kDropout;  // (with extras it would spill)
-  static_assert(!(kDeferOut && C::kStoreO), "the O tile's storer counts one write_out a tile as it begins");
 #ifdef FLASHATTN_SM90_TRACE
   int trace_tile = 0;  // the tile write_out writes (its events)
 #endif
-  int tiles = 0;  // tiles begun by this warpgroup (write_out writes tile number tiles - 1)
   auto write_out = [&] {
-    // store_o (never with kDeferOut): the storer has read this warpgroup's rows of tile tiles - 2.
-    if (store_o && tiles > 1) named_bar_sync(bar_o(cw), 160);
+    const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
+    if (store_o) {
+      if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
+      named_bar_sync(bar_o, 128);
+    }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
       const int r = row0 + hf * 8, qr = fin.m0 + row_in(hf), hr = fin.h + head_in(hf);
@@ -599,14 +547,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
     }
     if (store_o) {
-      if (tid == 0) {
-        o_coord[4 * cw] = fin.q_row + cw * 64;
-        o_coord[4 * cw + 1] = fin.h;
-        o_coord[4 * cw + 2] = fin.qb;
-      }
-      fence_proxy_async_shared();  // the st.shared above, then the storer's TMA (async proxy) reads
-      mbar_arrive(o_full + cw);
+      fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
+      named_bar_sync(bar_o, 128);
       if (tid == 0) FA_TRACE(1 + cw, trace_tile, 7);
+      if (tid == 0) {
+#pragma unroll
+        for (int pn = 0; pn < C::kPanelsV; ++pn)
+          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + cw * 64 * 128, pn * 64, fin.q_row + cw * 64,
+                       fin.h, fin.qb);
+        bulk_commit();
+      }
     }
   };
   auto zero_o = [&] {
@@ -614,6 +564,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
   };
 
+  int tiles = 0;
   bool pending = false;  // kDeferOut: the last tile's write_out still to do
   for (int64_t r = 0; r < rounds; ++r) {
     const int64_t t = tile_of(r);
@@ -671,7 +622,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       my_turn();
       issue_pv(n_count - 1);
       hand_over();
-      if constexpr (!kExtras) finish_rows();  // (while the last P V runs; with extras it spilled)
       wgmma_wait<0>();
       reg_fence(acc_o);
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
@@ -680,7 +630,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
     ++tiles;
     it0 += n_count;
-    if (kExtras || n_count == 0) finish_rows();
     finish();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 6);
 #ifdef FLASHATTN_SM90_TRACE
@@ -691,7 +640,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
   }
   if (kDeferOut && pending) write_out();
-  if (store_o && tiles > 0) named_bar_sync(bar_o(cw), 160);  // (the storer's last arrival)
+  if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 

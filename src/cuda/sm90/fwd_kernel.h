@@ -35,7 +35,7 @@ namespace flashattn::cuda::sm90 {
 // library's; bench/gpu/fwd_trace.sh): the first kTraceCtas CTAs record, per tile, the SM clock
 // (cycles since the role started) at fixed points of the producer (role 0) and of each consumer
 // warpgroup's thread 0 (role 1 + warpgroup) into FwdParams90::trace; the launcher prints them
-// after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count".
+// after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count e6 e7".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
 // Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done, n_count, and
 // inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers).

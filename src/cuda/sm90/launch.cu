@@ -209,6 +209,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // O's rows as 16-byte stores where not by TMA (fwd_kernel.h write_out; the base and strides are
   // 16-byte aligned: sm90_eligible's tma_ok(out)). FLASHATTN_SM90_OUT_VEC16=0: 4-byte stores.
   P.out_vec16 = sm90::env_choice("FLASHATTN_SM90_OUT_VEC16", true);
+  // With TMA stores, O into the shared O tile by stmatrix (session 22: +1-2% at 512-2k);
+  // FLASHATTN_SM90_OUT_STSM=0: 4-byte stores (Sm90.OutStsmSameBytes compares the two).
   P.out_stsm = sm90::env_choice("FLASHATTN_SM90_OUT_STSM", true);
   P.drop_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_DROP", true);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);

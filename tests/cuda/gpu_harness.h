@@ -327,14 +327,14 @@ inline bool cuda_tier_built(int head_dim) {
 // False (with the selector's reason) when this build lacks a head_dim tier the case needs, in
 // either direction (FLASHATTN_HEAD_DIMS left it out): such a case is skipped, not failed. Any
 // other refusal is left to the test to report.
-inline bool tier_in_build(const Spec& spec, bool backward, std::string* why) {
+inline bool tier_in_build(const Spec& spec, bool backward, std::string* why = nullptr) {
   Case c(spec);
   GpuCase g(c);
   const Support fwd = is_supported(g.forward_args(), g.context());
   const Support bwd = backward ? is_supported(g.backward_args(), g.context()) : Support{true, "", ""};
   for (const Support* s : {&fwd, &bwd})
     if (!s->supported && s->reason.find("is not in this build") != std::string::npos) {
-      *why = s->reason;
+      if (why != nullptr) *why = s->reason;
       return false;
     }
   return true;

@@ -157,7 +157,8 @@ TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
                                   {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"},
-                                  {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"}}));
+                                  {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"},
+                                  {"FLASHATTN_SM90_Q_PREFETCH", "0"}}));
 }
 
 // Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob
@@ -349,6 +350,23 @@ TEST(Sm90, PersistentThreeCtas) {
         SCOPED_TRACE("three CTAs, variant " + std::to_string(variant));
         ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 50)));
       }
+  });
+  SKIP_IF_NONE_RAN(ran);
+}
+
+// The same grid of three CTAs with one Q buffer (FLASHATTN_SM90_Q_PREFETCH=0): the next tile's Q
+// waits for this one's last S (with two, the default at head_dim 64-128, it loads a tile ahead).
+TEST(Sm90, PersistentThreeCtasOneQBuffer) {
+  REQUIRE_SM90();
+  int ran = 0;
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
+    with_env("FLASHATTN_SM90_Q_PREFETCH", "0", [&] {
+      for (int d : {64, 128})
+        for (int variant = 0; variant < 4; ++variant) {
+          SCOPED_TRACE("three CTAs, one Q buffer, variant " + std::to_string(variant));
+          ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 70)));
+        }
+    });
   });
   SKIP_IF_NONE_RAN(ran);
 }

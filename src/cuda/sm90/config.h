@@ -24,11 +24,17 @@ struct Fwd90Config {
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
-  static constexpr int kOffK = kBytesQ, kOffV = kOffK + kStages * kBytesK;
+  static constexpr int kBytesRing = kStages * (kBytesK + kBytesV);
   // The O tile for the TMA-store epilogue (panels of kBlockM rows like Q), where it fits.
   static constexpr int kBytesO = kPanelsV * kPanelQ;
-  static constexpr int kBarBytes = (2 + 4 * kStages) * 8 + 1024;  // barriers: Q full/empty, K/V full/empty per stage; +1024: alignment slack
-  static constexpr bool kStoreO = kOffV + kStages * kBytesV + kBytesO + kBarBytes <= 227 * 1024;
+  // Barriers: Q full/empty per Q buffer (two at most), K/V full/empty per stage; +1024: alignment slack.
+  static constexpr int kBarBytes = (4 + 4 * kStages) * 8 + 1024;
+  static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= 227 * 1024;
+  // Two Q buffers where they fit beside the ring and the O tile (head_dim 64, 96, 128): the
+  // producer loads the next tile's Q while this one runs (with one, it waits for the tile's last
+  // S; at seqlen 512 its load from DRAM then outlasted the tile's end, session 22's trace).
+  static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= 227 * 1024 ? 2 : 1;
+  static constexpr int kOffK = kQBuffers * kBytesQ, kOffV = kOffK + kStages * kBytesK;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
   static constexpr int kSmemBytes = kOffBar + kBarBytes;

@@ -76,6 +76,9 @@ struct FwdParams90 {
   // Dropout without a score modifier at head_dim 64 / 128 on the plain kernel with dropout (kDrop,
   // fwd90_has_drop_kernel) instead of the kernel with extras; FLASHATTN_SM90_FWD_DROP=0 turns it off.
   int drop_kernel = 1;
+  // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
+  // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
+  int q_buffers = 2;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
   int block_m = 0, block_n = 0;
@@ -129,9 +132,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
   unsigned char* smem = smem_align1024(smem_raw);
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + C::kOffBar);
-  uint64_t* q_full = bar;
-  uint64_t* q_empty = bar + 1;  // Q may be overwritten (the next tile's)
-  uint64_t* k_full = bar + 2;
+  uint64_t* q_full = bar;       // per Q buffer
+  uint64_t* q_empty = bar + 2;  // per Q buffer: it may be overwritten (a later tile's Q)
+  uint64_t* k_full = bar + 4;
   uint64_t* v_full = k_full + kStages;
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
@@ -192,8 +195,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
 
   if (threadIdx.x == 0) {
-    mbar_init(q_full, 1);
-    mbar_init(q_empty, C::kConsumers);  // one arrival per consumer warpgroup
+    for (int j = 0; j < 2; ++j) {
+      mbar_init(q_full + j, 1);
+      mbar_init(q_empty + j, C::kConsumers);  // one arrival per consumer warpgroup
+    }
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
       mbar_init(v_full + s, 1);
@@ -204,6 +209,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   }
   __syncthreads();
 
+  // Q buffers: a CTA's j-th tile takes buffer j % q_bufs.
+  const int q_bufs = C::kQBuffers == 2 && P.q_buffers == 2 ? 2 : 1;
   const int wg = threadIdx.x / 128;
   if (wg == 0) {
     // ---------------- producer ----------------
@@ -214,23 +221,41 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       prefetch_tensor_map(&P.tma_q);
       prefetch_tensor_map(&P.tma_k);
       prefetch_tensor_map(&P.tma_v);
-      // it: key blocks loaded so far over all tiles (ring stage it % kStages); tiles: Q loads.
-      int it = 0, tiles = 0;
-      for (int64_t r = 0; r < rounds; ++r) {
-        const int64_t t = tile_of(r);
-        if (t >= num_tiles || !load_tile(t)) continue;
-        FA_TRACE(0, tiles, 0);
-        FA_TRACE(0, tiles, 5, uint32_t(n_count));
-        if (tiles > 0) mbar_wait_idle(q_empty, (tiles - 1) & 1);  // the consumers are done with the last Q
-        FA_TRACE(0, tiles, 1);
-        ++tiles;
-        mbar_arrive_expect_tx(q_full, C::kBytesQ);
+      // it: key blocks loaded so far over all tiles (ring stage it % kStages); q_loads: Q loads
+      // (the CTA's tiles so far). The Q of tile j + 1 is issued with tile j's first key block
+      // where there are two Q buffers (its buffer was freed by tile j - 1's last S), else after
+      // tile j's last (whose S frees the one buffer).
+      int it = 0, q_loads = 0, tile_no = 0;
+      auto issue_q = [&] {  // the tile in the variables
+        const int qs = q_loads % q_bufs;
+        FA_TRACE(0, q_loads, 0);
+        FA_TRACE(0, q_loads, 5, uint32_t(n_count));
+        if (q_loads >= q_bufs) mbar_wait_idle(q_empty + qs, (q_loads / q_bufs - 1) & 1);
+        FA_TRACE(0, q_loads, 1);
+        mbar_arrive_expect_tx(q_full + qs, C::kBytesQ);
 #pragma unroll
         for (int pn = 0; pn < C::kPanels; ++pn)
-          tma_load_4d(smem + pn * C::kPanelQ, &P.tma_q, q_full, pn * 64, q_row, h, qb);
+          tma_load_4d(smem + qs * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + qs, pn * 64, q_row, h, qb);
+        ++q_loads;
+      };
+      int64_t r = 0;
+      auto advance = [&] {  // the next tile from round r on into the variables; false when none is left
+        for (; r < rounds; ++r) {
+          const int64_t t = tile_of(r);
+          if (t < num_tiles && load_tile(t)) return true;
+        }
+        return false;
+      };
+      bool have = advance();
+      if (have) issue_q();
+      while (have) {
+        const int c_hi = n_hi, c_count = n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
+        ++r;
+        const bool next = advance();
+        const int q_at = q_bufs == 2 ? 0 : c_count - 1;
         // Key blocks from the last to the first: the masked diagonal block comes first.
-        for (int i = 0; i < n_count; ++i, ++it) {
-          const int n = n_hi - 1 - i;
+        for (int i = 0; i < c_count; ++i, ++it) {
+          const int n = c_hi - 1 - i;
           const int st = it % kStages;
           const uint32_t phase = (it / kStages) & 1;
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
@@ -239,15 +264,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           mbar_arrive_expect_tx(k_full + st, C::kBytesK);
 #pragma unroll
           for (int pn = 0; pn < C::kPanels; ++pn)
-            tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
+            tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
           mbar_arrive_expect_tx(v_full + st, C::kBytesV);
 #pragma unroll
           for (int pn = 0; pn < C::kPanelsV; ++pn)
-            tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, k_row0 + n * kBlockN, hk, kb);
-          if (i == 0) FA_TRACE(0, tiles - 1, 2);
-          if (i == n_count - 1) FA_TRACE(0, tiles - 1, 3);
+            tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+          if (i == 0) FA_TRACE(0, tile_no, 2);
+          if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
+          if (next && i == q_at) issue_q();
         }
+        if (next && c_count == 0) issue_q();
+        have = next;
+        ++tile_no;
       }
     }
     return;
@@ -278,7 +307,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   float acc_o[kNO];
   float row_max[2], row_sum[2];  // row_max in log2 units
 
-  const uint32_t sQ = smem_addr(smem) + uint32_t(cw) * 64u * 128u;  // this warpgroup's 64 rows
+  // This warpgroup's 64 rows of the tile's Q buffer (q_slot).
+  const uint32_t sQ0 = smem_addr(smem) + uint32_t(cw) * 64u * 128u;
+  uint32_t sQ = sQ0;
+  int q_slot = 0;
 
   // The steps of the tile's key block i (block n_hi - 1 - i; it0 + i over all tiles of this CTA
   // picks the ring stage, as in the producer).
@@ -310,12 +342,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kDv, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
     wgmma_commit();
   };
-  // K_i has been read (S_i complete); after the tile's last S, Q too: the producer may load the
-  // next tile's Q while this one's last P V and epilogue run.
+  // K_i has been read (S_i complete); after the tile's last S, Q too: its buffer may take a later
+  // tile's Q (the next one's with one buffer, while this one's last P V and epilogue run).
   auto release_k = [&](int i) {
     if (tid == 0) {
       mbar_arrive(k_empty + stage_of(i));
-      if (i == n_count - 1) mbar_arrive(q_empty);
+      if (i == n_count - 1) mbar_arrive(q_empty + q_slot);
     }
   };
   auto release_v = [&](int i) {
@@ -580,7 +612,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 0);
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 5, uint32_t(n_count));
-    mbar_wait(q_full, tiles & 1);
+    q_slot = q_bufs == 2 ? tiles & 1 : 0;
+    sQ = sQ0 + uint32_t(q_slot * C::kBytesQ);
+    mbar_wait(q_full + q_slot, uint32_t(q_bufs == 2 ? tiles >> 1 : tiles) & 1u);
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 1);
 
     if (n_count > 0) {
@@ -627,7 +661,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
       release_v(n_count - 1);
     }
-    if (n_count == 0 && tid == 0) mbar_arrive(q_empty);  // (else release_k did)
+    if (n_count == 0 && tid == 0) mbar_arrive(q_empty + q_slot);  // (else release_k did)
     ++tiles;
     it0 += n_count;
     finish();

@@ -9,7 +9,6 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "gpu_harness.h"
 
@@ -215,18 +214,6 @@ TEST(Sm90, OutStsmSameBytes) {
   expect_same_bytes("FLASHATTN_SM90_OUT_STSM", {{64, false}, {96, false}, {120, false}, {128, false}});
 }
 
-// The normalizer during the last P V (the same operations in another place) and O stored by
-// each warp (its rows' bytes in the same layout) must not change a byte.
-TEST(Sm90, EarlyFinishSameBytes) {
-  REQUIRE_SM90();
-  expect_same_bytes("FLASHATTN_SM90_EARLY_FINISH", {{64, false}, {128, false}, {256, false}, {128, true}});
-}
-
-TEST(Sm90, OutWarpStoreSameBytes) {
-  REQUIRE_SM90();
-  expect_same_bytes("FLASHATTN_SM90_OUT_WARP_STORE", {{64, false}, {96, false}, {120, false}, {128, false}});
-}
-
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a
 // persistent grid.
 TEST(Sm90, VariantThreeConsumers) {
@@ -367,27 +354,20 @@ TEST(Sm90, PersistentThreeCtas) {
   SKIP_IF_NONE_RAN(ran);
 }
 
-// The same grid of three CTAs under the forward's knobs that change how a tile turns over:
-// one Q buffer (FLASHATTN_SM90_Q_PREFETCH=0: the next tile's Q waits for this one's last S; with
-// two, the default at head_dim 64-128, it loads a tile ahead), and the normalizer computed during
-// the last P V with each warp storing its own rows of O (EARLY_FINISH=1, OUT_WARP_STORE=1).
-TEST(Sm90, PersistentThreeCtasKnobs) {
+// The same grid of three CTAs with one Q buffer (FLASHATTN_SM90_Q_PREFETCH=0): the next tile's Q
+// waits for this one's last S (with two, the default at head_dim 64-128, it loads a tile ahead).
+TEST(Sm90, PersistentThreeCtasOneQBuffer) {
   REQUIRE_SM90();
   int ran = 0;
-  const std::vector<std::vector<std::pair<const char*, const char*>>> knob_sets = {
-      {{"FLASHATTN_SM90_Q_PREFETCH", "0"}},
-      {{"FLASHATTN_SM90_EARLY_FINISH", "1"}, {"FLASHATTN_SM90_OUT_WARP_STORE", "1"}}};
-  setenv("FLASHATTN_SM90_PERSISTENT", "3", 1);
-  for (size_t k = 0; k < knob_sets.size(); ++k) {
-    for (auto [name, value] : knob_sets[k]) setenv(name, value, 1);
-    for (int d : {64, 128})
-      for (int variant = 0; variant < 4; ++variant) {
-        SCOPED_TRACE("three CTAs, knob set " + std::to_string(k) + ", variant " + std::to_string(variant));
-        ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 70 + 10 * k)));
-      }
-    for (auto [name, value] : knob_sets[k]) unsetenv(name);
-  }
-  unsetenv("FLASHATTN_SM90_PERSISTENT");
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
+    with_env("FLASHATTN_SM90_Q_PREFETCH", "0", [&] {
+      for (int d : {64, 128})
+        for (int variant = 0; variant < 4; ++variant) {
+          SCOPED_TRACE("three CTAs, one Q buffer, variant " + std::to_string(variant));
+          ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 70)));
+        }
+    });
+  });
   SKIP_IF_NONE_RAN(ran);
 }
 

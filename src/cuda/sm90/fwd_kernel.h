@@ -79,14 +79,6 @@ struct FwdParams90 {
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
   int q_buffers = 2;
-  // The rows' normalizer and LSE (two quad sums, a division and a log a row) computed while the
-  // tile's last P V runs instead of after it (bit-identical: the same operations on the final
-  // max and sum). FLASHATTN_SM90_EARLY_FINISH=1.
-  int early_finish = 0;
-  // With TMA stores: each warp stores its own 16 rows of O (tma_o's boxes of 16 rows; lane 0
-  // issues and waits for its own bulk group) instead of a warpgroup's 64 rows behind two
-  // 128-thread barriers. FLASHATTN_SM90_OUT_WARP_STORE=1.
-  int out_warp_store = 0;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
   int block_m = 0, block_n = 0;
@@ -508,22 +500,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     float lse[2];
   } fin;
   uint32_t o_out[kDv / 8][2];  // column pair 8 ct + 2 tq of row hf, packed
-  float inv_rows[2], lse_rows[2];  // finish_rows(): the normalizer and natural-log LSE of each row
-  auto finish_rows = [&] {
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const float total = prim::quad_sum(row_sum[hf]);
-      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv_rows[hf], &lse_rows[hf]);
-    }
-  };
   auto finish = [&] {
     const float keep_scale = kDropout && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
     fin.b = b, fin.h = h, fin.m0 = m0, fin.rows = rows, fin.q_row = q_row, fin.qb = qb;
     fin.row_begin_q = seq.row_begin_q;
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
-      fin.lse[hf] = lse_rows[hf];
-      const float f = inv_rows[hf] * keep_scale;
+      const float total = prim::quad_sum(row_sum[hf]);
+      float inv;
+      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &fin.lse[hf]);
+      const float f = inv * keep_scale;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct)
         o_out[ct][hf] = prim::pack2(acc_o[4 * ct + 2 * hf] * f, acc_o[4 * ct + 2 * hf + 1] * f, T());
@@ -534,15 +520,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #ifdef FLASHATTN_SM90_TRACE
   int trace_tile = 0;  // the tile write_out writes (its events)
 #endif
-  // out_warp_store: each warp's lane 0 issues its 16 rows' stores (its own bulk group).
-  const bool warp_store = store_o && P.out_warp_store != 0;
-  const bool store_issuer = warp_store ? lane == 0 : tid == 0;
   auto write_out = [&] {
     const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
     if (store_o) {
-      if (store_issuer) bulk_wait_read();  // the last tile's store has read the O tile (these rows)
-      if (warp_store) __syncwarp();
-      else named_bar_sync(bar_o, 128);
+      if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
+      named_bar_sync(bar_o, 128);
     }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
@@ -596,18 +578,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
       }
     }
-    if (warp_store) {
-      fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
-      __syncwarp();
-      if (tid == 0) FA_TRACE(1 + cw, trace_tile, 7);
-      if (lane == 0) {
-        const int r0 = cw * 64 + warp * 16;
-#pragma unroll
-        for (int pn = 0; pn < C::kPanelsV; ++pn)
-          tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + r0 * 128, pn * 64, fin.q_row + r0, fin.h, fin.qb);
-        bulk_commit();
-      }
-    } else if (store_o) {
+    if (store_o) {
       fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
       named_bar_sync(bar_o, 128);
       if (tid == 0) FA_TRACE(1 + cw, trace_tile, 7);
@@ -625,7 +596,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
   };
 
-  const bool early_finish = P.early_finish != 0;
   int tiles = 0;
   bool pending = false;  // kDeferOut: the last tile's write_out still to do
   for (int64_t r = 0; r < rounds; ++r) {
@@ -686,7 +656,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       my_turn();
       issue_pv(n_count - 1);
       hand_over();
-      if (early_finish) finish_rows();  // (row_max and row_sum are final; no wgmma operand)
       wgmma_wait<0>();
       reg_fence(acc_o);
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
@@ -695,7 +664,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty + q_slot);  // (else release_k did)
     ++tiles;
     it0 += n_count;
-    if (!(early_finish && n_count > 0)) finish_rows();
     finish();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 6);
 #ifdef FLASHATTN_SM90_TRACE
@@ -706,7 +674,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
   }
   if (kDeferOut && pending) write_out();
-  if (store_o && store_issuer) bulk_wait();  // before the CTA's shared memory goes
+  if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 

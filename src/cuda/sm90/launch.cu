@@ -216,10 +216,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // Two Q buffers where the tier has room (Fwd90Config::kQBuffers: the next tile's Q loads while
   // this one runs); FLASHATTN_SM90_Q_PREFETCH=0: one.
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
-  P.early_finish = sm90::env_choice("FLASHATTN_SM90_EARLY_FINISH", false);
-  P.out_warp_store = sm90::env_choice("FLASHATTN_SM90_OUT_WARP_STORE", false);
-  if (P.store_o)
-    P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, P.out_warp_store ? 16 : 64);
+  if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
 #ifdef FLASHATTN_SM90_TRACE
   // The diagnostic timeline (fwd_kernel.h): a zeroed buffer, then the lines on stdout. It
   // synchronizes the stream: a measurement build only.

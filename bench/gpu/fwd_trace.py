@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Summarize the sm90 forward's diagnostic timeline (a build with -DFLASHATTN_SM90_TRACE, see
 src/cuda/sm90/fwd_kernel.h; bench/gpu/fwd_trace.sh runs it): reads flashattn_gpu_bench's output
-("T cta role tile e0..e4 n e6 e7" lines, the last launch's), prints per consumer warpgroup the mean
-cycles of each phase of a tile and a least-squares fit of a tile's cycles = a + b * key blocks (a:
+("T cta role tile e0..e4 n e6 e7 w0 w1 w2" lines, the last launch's), prints per consumer warpgroup
+the mean cycles of each phase of a tile, of its waits (turn, K/V, its wgmma groups) and a least-squares fit of a tile's cycles = a + b * key blocks (a:
 the per-tile cost outside the key-block work), and the producer's Q-slot waits and Q latency."""
 import statistics
 import sys
@@ -25,9 +25,9 @@ def main():
     rows = {}
     for line in sys.stdin:
         f = line.split()
-        if len(f) in (10, 12) and f[0] == "T":  # (10: a build before the epilogue's two events)
+        if len(f) in (10, 12, 15) and f[0] == "T":  # (10, 12: builds before the epilogue's events, the waits)
             cta, role, tile = int(f[1]), int(f[2]), int(f[3])
-            rows[(cta, role, tile)] = [int(x) for x in f[4:]] + [0] * (12 - len(f))  # the last launch wins
+            rows[(cta, role, tile)] = [int(x) for x in f[4:]] + [0] * (15 - len(f))  # the last launch wins
     if not rows:
         print("no trace lines (a build without -DFLASHATTN_SM90_TRACE?)")
         return
@@ -35,7 +35,7 @@ def main():
     roles = sorted({k[1] for k in rows})
     print("role | tiles | mean n | Q wait | S_0 | loop (S_0 .. last P V) | epilogue | gap to next | tile total | fit a + b*n (cycles)")
     for role in [r for r in roles if r > 0]:
-        ph = {k: [] for k in ("q", "s0", "loop", "epi", "gap", "tot", "fin", "st", "tma")}
+        ph = {k: [] for k in ("q", "s0", "loop", "epi", "gap", "tot", "fin", "st", "tma", "wt", "wkv", "wmma")}
         pts, ns = [], []
         for cta in ctas:
             tiles = sorted(t for (c, r, t) in rows if c == cta and r == role)
@@ -54,6 +54,10 @@ def main():
                     if e[7]:
                         ph["st"].append(e[7] - e[6])
                         ph["tma"].append(e[4] - e[7])
+                if e[8] or e[9] or e[10]:
+                    ph["wt"].append(e[8])
+                    ph["wkv"].append(e[9])
+                    ph["wmma"].append(e[10])
                 if i + 1 < len(tiles):
                     nxt = rows[(cta, role, tiles[i + 1])]
                     ph["gap"].append(nxt[0] - e[4])
@@ -67,6 +71,10 @@ def main():
         if ph["fin"]:
             print("  epilogue of role %d: finish %.0f, O stores and barriers %.0f, TMA store issue %.0f" % (
                 role, m["fin"], m["st"], m["tma"]))
+        if ph["wt"]:
+            print("  waits of role %d a tile: turn %.0f, K/V %.0f, own wgmma %.0f (a key block: %.0f, %.0f, %.0f)" % (
+                role, m["wt"], m["wkv"], m["wmma"], m["wt"] / statistics.mean(ns), m["wkv"] / statistics.mean(ns),
+                m["wmma"] / statistics.mean(ns)))
     qw, ql = [], []
     for cta in ctas:
         for (c, r, t), e in rows.items():

@@ -38,8 +38,10 @@ namespace flashattn::cuda::sm90 {
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count e6 e7".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
 // Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done, n_count, and
-// inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers).
-constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 8;
+// inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers);
+// then the tile's cycles summed over its waits: for the ping-pong turn, for K and V to land, and
+// for its own wgmma groups (wgmma_wait).
+constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 11;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
 #endif
 
@@ -154,8 +156,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           v != 0xffffffffu ? v : uint32_t(clock64() - trace_t0);
   };
 #define FA_TRACE(...) trace(__VA_ARGS__)
+  long long trace_wait[3] = {0, 0, 0};  // the current tile's cycles waiting: turn, K/V, wgmma
+#define FA_WAIT(k, ...)                          \
+  do {                                           \
+    const long long tw0_ = clock64();            \
+    __VA_ARGS__;                                 \
+    trace_wait[k] += clock64() - tw0_;           \
+  } while (0)
 #else
 #define FA_TRACE(...) ((void)0)
+#define FA_WAIT(k, ...) __VA_ARGS__
 #endif
   const int pack = kDropout ? 1 : P.pack;      // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
@@ -320,7 +330,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // S_i = Q K_i^T, issued (asynchronous until the next wgmma_wait).
   auto issue_s = [&](int i, float (&s)[kNS]) {
     const uint32_t sK = smem_addr(smem + C::kOffK + stage_of(i) * C::kBytesK);
-    mbar_wait(k_full + stage_of(i), phase_of(i));
+    FA_WAIT(1, mbar_wait(k_full + stage_of(i), phase_of(i)));
     reg_fence(s);  // earlier ordinary reads of these registers stay before the fence
     wgmma_fence();
 #pragma unroll
@@ -332,7 +342,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint32_t pa[kBlockN / 16][4];
   auto issue_pv = [&](int i) {
     const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(i) * C::kBytesV);
-    mbar_wait(v_full + stage_of(i), phase_of(i));
+    FA_WAIT(1, mbar_wait(v_full + stage_of(i), phase_of(i)));
     // Ordinary writes of the registers the wgmma reads (the rescaled O, the packed P) must come
     // before wgmma.fence: the register fences keep the compiler from sinking them past it.
     reg_fence(acc_o);
@@ -478,7 +488,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // warpgroup 0 takes the turn handed to it last, so no barrier phase stays open.
   const bool pingpong = P.pingpong != 0;
   auto my_turn = [&] {
-    if (pingpong) named_bar_sync(1 + cw, 256);
+    if (pingpong) FA_WAIT(0, named_bar_sync(1 + cw, 256));
   };
   auto hand_over = [&] {
     if (pingpong) named_bar_arrive(1 + (cw + 1) % C::kConsumers, 256);
@@ -624,7 +634,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       draw_keep(0);
       if (kDeferOut && pending) write_out();  // the last tile's, while S_0 runs
       pending = false;
-      wgmma_wait<0>();
+      FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_s);
       if (kDeferOut) zero_o();
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 2);
@@ -642,11 +652,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       issue_pv(i - 1);
       hand_over();
       draw_keep(i);
-      wgmma_wait<1>();  // S_i complete (P_{i-1} V_{i-1} may still run)
+      FA_WAIT(2, wgmma_wait<1>());  // S_i complete (P_{i-1} V_{i-1} may still run)
       reg_fence(acc_s);
       release_k(i);
       softmax(i, acc_s, alpha);
-      wgmma_wait<0>();
+      FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_o);
       release_v(i - 1);
       if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
@@ -656,7 +666,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       my_turn();
       issue_pv(n_count - 1);
       hand_over();
-      wgmma_wait<0>();
+      FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_o);
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
       release_v(n_count - 1);
@@ -672,6 +682,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (kDeferOut) pending = true;
     else write_out();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 4);
+#ifdef FLASHATTN_SM90_TRACE
+    for (int k = 0; k < 3; ++k) {
+      if (tid == 0) FA_TRACE(1 + cw, tile_no, 8 + k, uint32_t(trace_wait[k]));
+      trace_wait[k] = 0;
+    }
+#endif
   }
   if (kDeferOut && pending) write_out();
   if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
@@ -679,5 +695,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 }
 
 #undef FA_TRACE
+#undef FA_WAIT
 
 }  // namespace flashattn::cuda::sm90

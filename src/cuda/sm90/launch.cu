@@ -235,7 +235,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
       for (int t = 0; t < sm90::kTraceTiles; ++t) {
         const uint32_t* e = &h[((c * sm90::kTraceRoles + r) * sm90::kTraceTiles + t) * sm90::kTraceEvents];
         if (e[0] | e[1] | e[2] | e[3] | e[4] | e[5])
-          std::printf("T %d %d %d %u %u %u %u %u %u %u %u\n", c, r, t, e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]);
+          std::printf("T %d %d %d %u %u %u %u %u %u %u %u %u %u %u\n", c, r, t, e[0], e[1], e[2], e[3], e[4], e[5], e[6],
+                      e[7], e[8], e[9], e[10]);
       }
 #endif
 }

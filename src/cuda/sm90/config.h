@@ -30,7 +30,9 @@ struct Fwd90Config {
   // Barriers: Q full/empty per Q buffer (two at most), K/V full/empty per stage; +1024: alignment slack.
   static constexpr int kBarBytes = (4 + 4 * kStages) * 8 + 1024;
   static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= 227 * 1024;
-  // Two Q buffers where they fit beside the ring and the O tile (head_dim 64, 96, 128): the
+  // Two Q buffers where they fit beside the ring and the O tile (the O tile first; head_dim 64, 96
+  // and 128 on their default key blocks, 192/128 on the alternative 64; 1.9 KB to spare at 96 and
+  // 128, so one more barrier there would cost them the second buffer): the
   // producer loads the next tile's Q while this one runs (with one, it waits for the tile's last
   // S; at seqlen 512 its load from DRAM then outlasted the tile's end, session 22's trace).
   static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= 227 * 1024 ? 2 : 1;

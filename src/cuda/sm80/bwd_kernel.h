@@ -21,6 +21,10 @@
 #include "cuda/sm80/params.h"
 #include "cuda/sm80/tile.h"
 
+#ifndef FLASHATTN_SM80_BWD_SPLIT_P
+#define FLASHATTN_SM80_BWD_SPLIT_P 1
+#endif
+
 namespace flashattn::cuda::sm80 {
 
 // A warp grid for a GEMM output of kRows x kCols (and, sharing its rows, kRows x kCols2) over
@@ -86,6 +90,8 @@ struct BwdConfig {
   // pair: a tuning variant until measured (session 13 run 4: the d64 backward's MIO-throttle
   // stalls 0.81 an instruction against FA2's 0.30 at nearly equal instruction counts).
   static constexpr bool kStmatrix = kStmatrix_ == 1;
+  // The plain kernel's step in FA2's order (bwd_kernel: split_step): P before the dP GEMM.
+  static constexpr bool kSplitP = !kStmatrix && FLASHATTN_SM80_BWD_SPLIT_P;
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
@@ -225,8 +231,65 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     zero(acc_dp);
     warp_gemm_ss<kMTS, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ, kSwz>(
         acc_s, sQ + srow0 * C::kPitchQ, sK + scol0 * C::kPitchQ, lane);
-    warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
-        acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
+    auto gemm_dp = [&] {
+      warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
+          acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
+    };
+    const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
+
+    // The plain kernel (kSplitP): P = exp2(S scale_log2 - LSE) in place of S and to shared memory
+    // first, then the dP GEMM, then dS = P (dP - D), all in one basic block per mask case, so that
+    // the compiler can interleave P's exponentials and stores with dP's ldmatrix and mma (as FA2
+    // orders its step); with the GEMMs first, the branch between them and the softmax left the
+    // tensor pipe idle through the whole elementwise phase. kMasked as below.
+    auto split_step = [&](auto masked_tag) {
+      constexpr bool kMasked = decltype(masked_tag)::value;
+      // P of row group g = (mt, hf): after k-step kk of the dP GEMM, groups [kk G / K16, (kk + 1) G / K16).
+      constexpr int kGroups = 2 * kMTS, kK16 = kDv / 16;
+      auto p_rows = [&](int kk) {
+#pragma unroll
+        for (int g = 0; g < kGroups; ++g) {
+          if (g < kk * kGroups / kK16 || g >= (kk + 1) * kGroups / kK16) continue;
+          const int mt = g / 2, hf = g % 2;
+          const int r = srow0 + mt * 16 + gr + hf * 8;
+          const int i = m0 + r;
+          const float lse_raw = sLse[r];
+          const float lse = lse_raw == -INFINITY ? INFINITY : lse_raw * kLog2e;  // no key seen: P = 0
+          int lo = 0, hi = 0;
+          if (kMasked && r < rows) mask.key_range(i, i + 1, &lo, &hi);
+#pragma unroll
+          for (int nt = 0; nt < kNTS; ++nt) {
+            float pv[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int j = n0 + scol0 + nt * 8 + 2 * tq + e;
+              float pr = prim::exp2_approx(acc_s[mt][nt][2 * hf + e] * p.scale_log2 - lse);
+              if (kMasked && !(j >= lo && j < hi)) pr = 0.0f;
+              acc_s[mt][nt][2 * hf + e] = pr;
+              pv[e] = pr;
+            }
+            const int at = kSwz ? swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS) : r * C::kPitchS + scol0 + nt * 8 + 2 * tq;
+            *reinterpret_cast<uint32_t*>(sP + at) = prim::pack2(pv[0], pv[1], T());
+          }
+        }
+      };
+      warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
+          acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane, 0, 0, p_rows);
+#pragma unroll
+      for (int mt = 0; mt < kMTS; ++mt)
+#pragma unroll
+        for (int hf = 0; hf < 2; ++hf) {
+          const int r = srow0 + mt * 16 + gr + hf * 8;
+          const float dsum = sDsum[r];
+#pragma unroll
+          for (int nt = 0; nt < kNTS; ++nt) {
+            const float ds0 = acc_s[mt][nt][2 * hf] * (acc_dp[mt][nt][2 * hf] - dsum);
+            const float ds1 = acc_s[mt][nt][2 * hf + 1] * (acc_dp[mt][nt][2 * hf + 1] - dsum);
+            const int at = kSwz ? swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS) : r * C::kPitchS + scol0 + nt * 8 + 2 * tq;
+            *reinterpret_cast<uint32_t*>(sdS + at) = prim::pack2(ds0, ds1, T());
+          }
+        }
+    };
 
     // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot), to
     // shared memory. kMasked: elements outside the sequences (a partial block) or the mask get
@@ -327,13 +390,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
       }
     };
-    const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
     bool hoisted_mod = false;
     if constexpr (kExtras && kHoistMod) hoisted_mod = p.has_score_mod;
-    if (hoisted_mod) {
+    if constexpr (C::kSplitP && !kExtras) {
+      if (full) split_step(std::false_type());
+      else split_step(std::true_type());
+    } else if (hoisted_mod) {
+      gemm_dp();
       if (full) softmax_grad(std::false_type(), std::true_type());
       else softmax_grad(std::true_type(), std::true_type());
     } else {
+      gemm_dp();
       if (full) softmax_grad(std::false_type(), std::false_type());
       else softmax_grad(std::true_type(), std::false_type());
     }

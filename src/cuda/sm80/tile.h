@@ -149,9 +149,14 @@ __device__ __forceinline__ uint32_t block_addr(uint32_t base, int rows, int j) {
 //   sB: kBNMajor  -> &B[n0][k0] of a [n][k] tile;  kBKMajor    -> &S[k0][n0] of a [k][n] tile.
 // kSwz: both tiles swizzled (kPitch = their columns; sA, sB at a row that is a multiple of 8,
 // their first columns a_col0, b_col0 as lane_base requires).
-template <int MT, int NT, int K, Operand kA, Operand kB, int kPitchA, int kPitchB, bool kSwz = false, typename T>
+// hook(kk), if given, runs after k-step kk's mma (work to interleave with the GEMM's).
+struct NoHook {
+  __device__ __forceinline__ void operator()(int) const {}
+};
+template <int MT, int NT, int K, Operand kA, Operand kB, int kPitchA, int kPitchB, bool kSwz = false, typename T,
+          typename Hook = NoHook>
 __device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* sA, const T* sB, int lane,
-                                             int a_col0 = 0, int b_col0 = 0) {
+                                             int a_col0 = 0, int b_col0 = 0, Hook hook = Hook()) {
   static_assert(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
   static_assert(K % 16 == 0, "K must be whole mma k-steps");
   const uint32_t a_base = lane_base<kA, kPitchA, kSwz>(sA, lane, a_col0);
@@ -176,6 +181,7 @@ __device__ __forceinline__ void warp_gemm_ss(float (&acc)[MT][NT][4], const T* s
         prim::mma_m16n8k16(acc[mt][2 * np + 1], a[mt], b[2], b[3], T());
       }
     }
+    hook(kk);
   }
 }
 

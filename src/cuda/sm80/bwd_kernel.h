@@ -90,8 +90,13 @@ struct BwdConfig {
   // pair: a tuning variant until measured (session 13 run 4: the d64 backward's MIO-throttle
   // stalls 0.81 an instruction against FA2's 0.30 at nearly equal instruction counts).
   static constexpr bool kStmatrix = kStmatrix_ == 1;
-  // The plain kernel's step in FA2's order (bwd_kernel: split_step): P before the dP GEMM.
-  static constexpr bool kSplitP = !kStmatrix && FLASHATTN_SM80_BWD_SPLIT_P;
+  // The plain kernel's step in FA2's order (bwd_kernel: split_step): P before the dP GEMM, its
+  // exponentials and stores between dP's k-steps. Head_dim 128 only: measured on the H200 at
+  // seqlen 8192 (session 23, sm80 kernels forced, TFLOP/s split / before): d128 301 / 287, causal
+  // 283 / 270, 2k 285 / 271 (+5%); d64 246 / 254 and d256 248 / 251, where P's registers beside
+  // dP's fragments spill (32 / 64 and 16 / 24 bytes). FLASHATTN_SM80_BWD_SPLIT_P=0 builds the old
+  // order everywhere.
+  static constexpr bool kSplitP = !kStmatrix && kD == 128 && kDv == 128 && FLASHATTN_SM80_BWD_SPLIT_P;
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
@@ -231,11 +236,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     zero(acc_dp);
     warp_gemm_ss<kMTS, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ, kSwz>(
         acc_s, sQ + srow0 * C::kPitchQ, sK + scol0 * C::kPitchQ, lane);
-    auto gemm_dp = [&] {
+    constexpr bool kSplit = C::kSplitP && !kExtras;
+    if constexpr (!kSplit)
       warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
           acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
-    };
-    const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
 
     // The plain kernel (kSplitP): P = exp2(S scale_log2 - LSE) in place of S and to shared memory
     // first, then the dP GEMM, then dS = P (dP - D), all in one basic block per mask case, so that
@@ -390,17 +394,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
       }
     };
+    const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
     bool hoisted_mod = false;
     if constexpr (kExtras && kHoistMod) hoisted_mod = p.has_score_mod;
-    if constexpr (C::kSplitP && !kExtras) {
+    if constexpr (kSplit) {
       if (full) split_step(std::false_type());
       else split_step(std::true_type());
     } else if (hoisted_mod) {
-      gemm_dp();
       if (full) softmax_grad(std::false_type(), std::true_type());
       else softmax_grad(std::true_type(), std::true_type());
     } else {
-      gemm_dp();
       if (full) softmax_grad(std::false_type(), std::false_type());
       else softmax_grad(std::true_type(), std::false_type());
     }

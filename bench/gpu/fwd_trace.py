@@ -2,8 +2,9 @@
 """Summarize the sm90 forward's diagnostic timeline (a build with -DFLASHATTN_SM90_TRACE, see
 src/cuda/sm90/fwd_kernel.h; bench/gpu/fwd_trace.sh runs it): reads flashattn_gpu_bench's output
 ("T cta role tile e0..e4 n e6 e7 w0 w1 w2" lines, the last launch's), prints per consumer warpgroup
-the mean cycles of each phase of a tile, of its waits (turn, K/V, its wgmma groups) and a least-squares fit of a tile's cycles = a + b * key blocks (a:
-the per-tile cost outside the key-block work), and the producer's Q-slot waits and Q latency."""
+the mean cycles of each phase of a tile, of its waits (turn, K/V, its wgmma groups) and a
+least-squares fit of a tile's cycles = a + b * key blocks (a: the per-tile cost outside the
+key-block work), and the producer's Q-slot waits and Q latency."""
 import statistics
 import sys
 

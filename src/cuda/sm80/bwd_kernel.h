@@ -4,7 +4,8 @@
 //   S = Q K^T and dP = dO V^T          warps tile (queries x keys)
 //   P, dS = P * (dP - D) -> shared     (the semantics' mask, modifiers and dropout; the plain
 //                                       kernel leaves softmax's scale out of dS and applies it
-//                                       to dK here and to dQ in its conversion, as FA2 does)
+//                                       to dK here and to dQ in its conversion, as FA2 does;
+//                                       at head_dim 128 it computes P between dP's k-steps)
 //   dQ += dS K  (fp32 red.add into a workspace, or in key-block order when deterministic)
 //   dV += P^T dO, dK += dS^T Q         warps tile (keys x head_dim)
 // Each GEMM has its own warp grid, chosen so that every warp owns a 32 x 32 (or larger) block
@@ -237,6 +238,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     warp_gemm_ss<kMTS, kNTS, kD, Operand::kARowMajor, Operand::kBNMajor, C::kPitchQ, C::kPitchQ, kSwz>(
         acc_s, sQ + srow0 * C::kPitchQ, sK + scol0 * C::kPitchQ, lane);
     constexpr bool kSplit = C::kSplitP && !kExtras;
+    // Row r's LSE in log2 units (a row that saw no key: +inf, so P = 0), and the offset of the
+    // column pair 2 tq of n-tile nt of this warp's S block in row r of P and dS (swizzled: the
+    // row's first pair with the n-tile's chunk XORed in, scol0 / 8 a multiple of kNTS, a power of
+    // two: swz_store_offset).
+    auto row_lse = [&](int r) {
+      const float lse_raw = sLse[r];
+      return lse_raw == -INFINITY ? INFINITY : lse_raw * kLog2e;
+    };
+    auto s_at = [&](int r, int nt) {
+      return kSwz ? swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS) : r * C::kPitchS + scol0 + nt * 8 + 2 * tq;
+    };
     if constexpr (!kSplit)
       warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
           acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
@@ -257,8 +269,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const int mt = g / 2, hf = g % 2;
           const int r = srow0 + mt * 16 + gr + hf * 8;
           const int i = m0 + r;
-          const float lse_raw = sLse[r];
-          const float lse = lse_raw == -INFINITY ? INFINITY : lse_raw * kLog2e;  // no key seen: P = 0
+          const float lse = row_lse(r);
           int lo = 0, hi = 0;
           if (kMasked && r < rows) mask.key_range(i, i + 1, &lo, &hi);
 #pragma unroll
@@ -272,8 +283,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               acc_s[mt][nt][2 * hf + e] = pr;
               pv[e] = pr;
             }
-            const int at = kSwz ? swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS) : r * C::kPitchS + scol0 + nt * 8 + 2 * tq;
-            *reinterpret_cast<uint32_t*>(sP + at) = prim::pack2(pv[0], pv[1], T());
+            *reinterpret_cast<uint32_t*>(sP + s_at(r, nt)) = prim::pack2(pv[0], pv[1], T());
           }
         }
       };
@@ -289,8 +299,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           for (int nt = 0; nt < kNTS; ++nt) {
             const float ds0 = acc_s[mt][nt][2 * hf] * (acc_dp[mt][nt][2 * hf] - dsum);
             const float ds1 = acc_s[mt][nt][2 * hf + 1] * (acc_dp[mt][nt][2 * hf + 1] - dsum);
-            const int at = kSwz ? swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS) : r * C::kPitchS + scol0 + nt * 8 + 2 * tq;
-            *reinterpret_cast<uint32_t*>(sdS + at) = prim::pack2(ds0, ds1, T());
+            *reinterpret_cast<uint32_t*>(sdS + s_at(r, nt)) = prim::pack2(ds0, ds1, T());
           }
         }
     };
@@ -325,8 +334,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         for (int hf = 0; hf < 2; ++hf) {
           const int r = srow0 + mt * 16 + gr + hf * 8;
           const int i = m0 + r;
-          const float lse_raw = sLse[r];
-          const float lse = lse_raw == -INFINITY ? INFINITY : lse_raw * kLog2e;  // no key seen: P = 0
+          const float lse = row_lse(r);
           const float dsum = sDsum[r];
           // Masked tiles of the plain kernel: the row's visible keys [lo, hi) (key_range of one
           // row; none for rows past the sequence), two 32-bit compares an element instead of
@@ -369,15 +377,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             if constexpr (kStsm) {
               pk_p[hf][nt] = prim::pack2(pv[0], pv[1], T());
               pk_ds[hf][nt] = prim::pack2(dsv[0], dsv[1], T());
-            } else if constexpr (kSwz) {
-              // The row's first pair (swz_offset) with n-tile nt's chunk XORed in (scol0 / 8 is a
-              // multiple of kNTS, a power of two: swz_store_offset).
-              const int at = swz_store_offset(r, scol0 + 2 * tq, nt, C::kPitchS);
+            } else {
+              const int at = s_at(r, nt);
               *reinterpret_cast<uint32_t*>(sP + at) = prim::pack2(pv[0], pv[1], T());
               *reinterpret_cast<uint32_t*>(sdS + at) = prim::pack2(dsv[0], dsv[1], T());
-            } else {
-              *reinterpret_cast<uint32_t*>(sP + r * C::kPitchS + c) = prim::pack2(pv[0], pv[1], T());
-              *reinterpret_cast<uint32_t*>(sdS + r * C::kPitchS + c) = prim::pack2(dsv[0], dsv[1], T());
             }
           }
         }

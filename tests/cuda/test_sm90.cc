@@ -339,35 +339,31 @@ TEST(Sm90, PersistentManyTiles) {
 }
 
 // A persistent grid of three CTAs (FLASHATTN_SM90_PERSISTENT=3: dozens of tiles each, the Q
-// buffer's and the K/V ring's barrier phases turning over many times), the shapes above and the
-// kernel with extras.
-TEST(Sm90, PersistentThreeCtas) {
-  REQUIRE_SM90();
+// buffers' and the K/V ring's barrier phases turning over many times), the shapes above and the
+// kernel with extras, at the tiers `dims` (seeds d * 100 + variant + seed). Returns the cases run.
+int check_three_ctas(std::initializer_list<int> dims, int seed, const std::string& what) {
   int ran = 0;
   with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
-    for (int d : {64, 96, 128, 256})
+    for (int d : dims)
       for (int variant = 0; variant < 4; ++variant) {
-        SCOPED_TRACE("three CTAs, variant " + std::to_string(variant));
-        ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 50)));
+        SCOPED_TRACE(what + ", variant " + std::to_string(variant));
+        ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + seed)));
       }
   });
-  SKIP_IF_NONE_RAN(ran);
+  return ran;
 }
 
-// The same grid of three CTAs with one Q buffer (FLASHATTN_SM90_Q_PREFETCH=0): the next tile's Q
-// waits for this one's last S (with two, the default at head_dim 64-128, it loads a tile ahead).
+TEST(Sm90, PersistentThreeCtas) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(check_three_ctas({64, 96, 128, 256}, 50, "three CTAs"));
+}
+
+// The same grid with one Q buffer (FLASHATTN_SM90_Q_PREFETCH=0): the next tile's Q waits for this
+// one's last S (with two, the default at head_dim 64-128, it loads a tile ahead).
 TEST(Sm90, PersistentThreeCtasOneQBuffer) {
   REQUIRE_SM90();
   int ran = 0;
-  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
-    with_env("FLASHATTN_SM90_Q_PREFETCH", "0", [&] {
-      for (int d : {64, 128})
-        for (int variant = 0; variant < 4; ++variant) {
-          SCOPED_TRACE("three CTAs, one Q buffer, variant " + std::to_string(variant));
-          ran += check_sm90_if_built(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 70)));
-        }
-    });
-  });
+  with_env("FLASHATTN_SM90_Q_PREFETCH", "0", [&] { ran = check_three_ctas({64, 128}, 70, "three CTAs, one Q buffer"); });
   SKIP_IF_NONE_RAN(ran);
 }
 

@@ -5,6 +5,7 @@
 # --print-details all: the executed-instruction mix per opcode and the stall reasons).
 # Environment (e.g. FLASHATTN_DISABLE_SM90=1) passes through to our program. Used for
 # bench/NOTES.md session 3: instructions 3.14G vs FA2's 2.12G pointed at the per-step overhead.
+# The clocks are left alone (--clock-control none, as the device notes ask): figures in cycles compare.
 set -u
 BUILD=$1 OUTD=$2 HD=${3:-128} SEQ=${4:-8192} PASS=${5:-bwd}
 BATCH=$((16384 / SEQ)) HEADS=$((2048 / HD))
@@ -12,7 +13,7 @@ SECTIONS=(--section SpeedOfLight --section Occupancy --section LaunchStats --sec
           --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis
           --section InstructionStats --section SourceCounters)
 if [[ $PASS == bwd ]]; then OURS=regex:bwd_kernel; PEER=regex:flash_bwd_dq_dk_dv; else OURS=regex:fwd_kernel; PEER=regex:flash_fwd_kernel; fi
-ncu -k "$OURS" -c 1 --print-details all "${SECTIONS[@]}" "$BUILD/bin/flashattn_gpu_bench" --shapes "$HD,$SEQ,0" --pass "$PASS" \
+ncu --clock-control none -k "$OURS" -c 1 --print-details all "${SECTIONS[@]}" "$BUILD/bin/flashattn_gpu_bench" --shapes "$HD,$SEQ,0" --pass "$PASS" \
   --iters 1 --warmup 1 >"$OUTD/ncu-ours-$PASS-d$HD.txt" 2>&1
 cat >/tmp/fa2_once.py <<PY
 import torch
@@ -24,5 +25,5 @@ with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
         o.backward(torch.randn_like(o))
 torch.cuda.synchronize()
 PY
-ncu -k "$PEER" -c 1 --print-details all "${SECTIONS[@]}" python3 /tmp/fa2_once.py >"$OUTD/ncu-fa2-$PASS-d$HD.txt" 2>&1
+ncu --clock-control none -k "$PEER" -c 1 --print-details all "${SECTIONS[@]}" python3 /tmp/fa2_once.py >"$OUTD/ncu-fa2-$PASS-d$HD.txt" 2>&1
 echo "profile: $(grep -c . "$OUTD/ncu-ours-$PASS-d$HD.txt") / $(grep -c . "$OUTD/ncu-fa2-$PASS-d$HD.txt") lines"

@@ -48,7 +48,7 @@ struct WarpGrid {
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
 template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
-          int kSwizzle_ = -1, int kStmatrix_ = -1>
+          int kSwizzle_ = -1, int kStmatrix_ = -1, int kSplitP_ = -1>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -97,7 +97,8 @@ struct BwdConfig {
   // 283 / 270, 2k 285 / 271 (+5%); d64 246 / 254 and d256 248 / 251, where P's registers beside
   // dP's fragments spill (32 / 64 and 16 / 24 bytes). FLASHATTN_SM80_BWD_SPLIT_P=0 builds the old
   // order everywhere.
-  static constexpr bool kSplitP = !kStmatrix && kD == 128 && kDv == 128 && FLASHATTN_SM80_BWD_SPLIT_P;
+  static constexpr bool kSplitP =
+      !kStmatrix && (kSplitP_ >= 0 ? kSplitP_ == 1 : kD == 128 && kDv == 128 && FLASHATTN_SM80_BWD_SPLIT_P);
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;

@@ -25,6 +25,9 @@
 #ifndef FLASHATTN_SM80_BWD_SPLIT_P
 #define FLASHATTN_SM80_BWD_SPLIT_P 1
 #endif
+#ifndef FLASHATTN_SM80_BWD_STMATRIX
+#define FLASHATTN_SM80_BWD_STMATRIX 1
+#endif
 
 namespace flashattn::cuda::sm80 {
 
@@ -86,19 +89,25 @@ struct BwdConfig {
                                        (GridQ::kCols1 / 16) % (kNTQC / 2) == 0 && swz_pow2(kMTKV) &&
                                        swz_pow2(kColsK / 16) && swz_pow2(kColsV / 16);
   static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kSwizzleFits;
-  // P and dS to shared memory by stmatrix (sm_90 builds; four 8 x 8 blocks an instruction: 16
-  // stores a thread a step at head_dim 64 instead of 64 STS.32) instead of one 32-bit store a
-  // pair: a tuning variant until measured (session 13 run 4: the d64 backward's MIO-throttle
-  // stalls 0.81 an instruction against FA2's 0.30 at nearly equal instruction counts).
-  static constexpr bool kStmatrix = kStmatrix_ == 1;
+  // P and dS to shared memory by stmatrix (sm_90 builds, the plain kernel; four 8 x 8 blocks an
+  // instruction: 16 stores a thread a step at head_dim 64 instead of 64 STS.32) instead of one
+  // 32-bit store a pair. Candidate tiers 32, 64, 160, 192, 256 (session 24: d64 tune at 8192,
+  // 248 -> 260 TFLOP/s, causal 228 -> 239; being measured at the others).
+  // FLASHATTN_SM80_BWD_STMATRIX=0 builds the 32-bit stores everywhere.
+  static constexpr bool kStmatrix =
+      kStmatrix_ >= 0 ? kStmatrix_ == 1
+                      : kD == kDv && (kD == 32 || kD == 64 || kD == 160 || kD == 192 || kD == 256) &&
+                            FLASHATTN_SM80_BWD_STMATRIX;
   // The plain kernel's step in FA2's order (bwd_kernel: split_step): P before the dP GEMM, its
-  // exponentials and stores between dP's k-steps. Head_dim 128 only: measured on the H200 at
-  // seqlen 8192 (session 23, sm80 kernels forced, TFLOP/s split / before): d128 301 / 287, causal
-  // 283 / 270, 2k 285 / 271 (+5%); d64 246 / 254 and d256 248 / 251, where P's registers beside
-  // dP's fragments spill (32 / 64 and 16 / 24 bytes). FLASHATTN_SM80_BWD_SPLIT_P=0 builds the old
-  // order everywhere.
+  // exponentials and stores between dP's k-steps. Measured on the H200 at seqlen 8192 (session
+  // 23, sm80 kernels forced, TFLOP/s split / before): d128 301 / 287, causal 283 / 270, 2k 285 /
+  // 271 (+5%); d64 246 / 254 and d256 248 / 251, where P's registers beside dP's fragments spill
+  // (32 / 64 and 16 / 24 bytes). Session 24 (tune, 8192): d160 168 -> 173, d192 216 -> 221, d32
+  // 169 -> 168. Candidate tiers 128, 160, 192, 256 (256 with stmatrix: 8 / 12 bytes of spill
+  // against 16 / 24). FLASHATTN_SM80_BWD_SPLIT_P=0 builds the old order everywhere.
   static constexpr bool kSplitP =
-      !kStmatrix && (kSplitP_ >= 0 ? kSplitP_ == 1 : kD == 128 && kDv == 128 && FLASHATTN_SM80_BWD_SPLIT_P);
+      kSplitP_ >= 0 ? kSplitP_ == 1
+                    : kD == kDv && (kD == 128 || kD == 160 || kD == 192 || kD == 256) && FLASHATTN_SM80_BWD_SPLIT_P;
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
@@ -175,7 +184,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int64_t v_off = b * p.v.batch_stride + (seq.row_begin_k + n0) * p.v.row_stride + hk * p.v.head_stride;
   constexpr bool kSwz = C::kSwizzle;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  constexpr bool kStsm = C::kStmatrix;  // (stmatrix: sm_90+)
+  constexpr bool kStsm = C::kStmatrix && !kExtras;  // (stmatrix: sm_90+, the plain kernel)
 #else
   constexpr bool kStsm = false;
 #endif
@@ -253,6 +262,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if constexpr (!kSplit)
       warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
           acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane);
+    // kStsm: this lane's stmatrix row address in P (block (0, 0) of the warp's S block; dS at
+    // the same offset in its tile), ldmatrix's A-operand order (tile.h: lane_base).
+    [[maybe_unused]] const uint32_t sts_base =
+        kStsm ? lane_base<Operand::kARowMajor, C::kPitchS, kSwz>(sP + srow0 * C::kPitchS, lane, scol0) : 0u;
+    // kStsm: m-tile mt's packed pairs of both row halves (pk[hf][nt]) to P (tile 0) or dS (tile
+    // 1), n-tiles 2 np, 2 np + 1 at a time: matrices (rows 0-7 | 8-15) x (columns 0-7 | 8-15) of
+    // the 16 x 16 block at (mt, np), as ldmatrix_x4 reads them back.
+    [[maybe_unused]] auto stsm_rows = [&](int tile, int mt, const uint32_t(&pk)[2][kNTS]) {
+#pragma unroll
+      for (int np = 0; np < kNTS / 2; ++np) {
+        const uint32_t at = block_addr<C::kPitchS, kSwz>(sts_base, mt * 16, np) + uint32_t(tile * C::kSmemS) * 2u;
+        prim::stmatrix_x4(at, {pk[0][2 * np], pk[1][2 * np], pk[0][2 * np + 1], pk[1][2 * np + 1]});
+      }
+    };
 
     // The plain kernel (kSplitP): P = exp2(S scale_log2 - LSE) in place of S and to shared memory
     // first, then the dP GEMM, then dS = P (dP - D), all in one basic block per mask case, so that
@@ -263,6 +286,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       constexpr bool kMasked = decltype(masked_tag)::value;
       // P of row group g = (mt, hf): after k-step kk of the dP GEMM, groups [kk G / K16, (kk + 1) G / K16).
       constexpr int kGroups = 2 * kMTS, kK16 = kDv / 16;
+      [[maybe_unused]] uint32_t pk_p[kMTS][2][kNTS];  // kStsm: P's pairs until both halves of an m-tile are in
       auto p_rows = [&](int kk) {
 #pragma unroll
         for (int g = 0; g < kGroups; ++g) {
@@ -284,14 +308,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               acc_s[mt][nt][2 * hf + e] = pr;
               pv[e] = pr;
             }
-            *reinterpret_cast<uint32_t*>(sP + s_at(r, nt)) = prim::pack2(pv[0], pv[1], T());
+            if constexpr (kStsm) pk_p[mt][hf][nt] = prim::pack2(pv[0], pv[1], T());
+            else *reinterpret_cast<uint32_t*>(sP + s_at(r, nt)) = prim::pack2(pv[0], pv[1], T());
           }
+          if constexpr (kStsm)
+            if (hf == 1) stsm_rows(0, mt, pk_p[mt]);
         }
       };
       warp_gemm_ss<kMTS, kNTS, kDv, Operand::kARowMajor, Operand::kBNMajor, C::kPitchV, C::kPitchV, kSwz>(
           acc_dp, sdO + srow0 * C::kPitchV, sV + scol0 * C::kPitchV, lane, 0, 0, p_rows);
 #pragma unroll
-      for (int mt = 0; mt < kMTS; ++mt)
+      for (int mt = 0; mt < kMTS; ++mt) {
+        [[maybe_unused]] uint32_t pk_ds[2][kNTS];
 #pragma unroll
         for (int hf = 0; hf < 2; ++hf) {
           const int r = srow0 + mt * 16 + gr + hf * 8;
@@ -300,9 +328,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           for (int nt = 0; nt < kNTS; ++nt) {
             const float ds0 = acc_s[mt][nt][2 * hf] * (acc_dp[mt][nt][2 * hf] - dsum);
             const float ds1 = acc_s[mt][nt][2 * hf + 1] * (acc_dp[mt][nt][2 * hf + 1] - dsum);
-            *reinterpret_cast<uint32_t*>(sdS + s_at(r, nt)) = prim::pack2(ds0, ds1, T());
+            if constexpr (kStsm) pk_ds[hf][nt] = prim::pack2(ds0, ds1, T());
+            else *reinterpret_cast<uint32_t*>(sdS + s_at(r, nt)) = prim::pack2(ds0, ds1, T());
           }
         }
+        if constexpr (kStsm) stsm_rows(1, mt, pk_ds);
+      }
     };
 
     // P (with dropout, as it multiplied V) and dS = P * (dP * keep - D) * d(score)/d(dot), to
@@ -324,10 +355,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
       }
       const uint64_t bh_dropout = uint64_t(b) * p.num_heads + h;
-      // kStsm: this lane's stmatrix row address in P (block (0, 0) of the warp's S block; dS at
-      // the same offset in its tile), ldmatrix's A-operand order (tile.h: lane_base).
-      [[maybe_unused]] const uint32_t sts_base =
-          kStsm ? lane_base<Operand::kARowMajor, C::kPitchS, kSwz>(sP + srow0 * C::kPitchS, lane, scol0) : 0u;
 #pragma unroll
       for (int mt = 0; mt < kMTS; ++mt) {
         [[maybe_unused]] uint32_t pk_p[2][kNTS], pk_ds[2][kNTS];  // kStsm: the packed pairs of both row halves
@@ -386,15 +413,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           }
         }
         if constexpr (kStsm) {
-          // n-tiles 2 np, 2 np + 1 of both row halves: matrices (rows 0-7 | 8-15) x (columns 0-7 |
-          // 8-15) of the 16 x 16 block at (mt, np), as ldmatrix_x4 would read them back.
-#pragma unroll
-          for (int np = 0; np < kNTS / 2; ++np) {
-            const uint32_t at = block_addr<C::kPitchS, kSwz>(sts_base, mt * 16, np);
-            prim::stmatrix_x4(at, {pk_p[0][2 * np], pk_p[1][2 * np], pk_p[0][2 * np + 1], pk_p[1][2 * np + 1]});
-            prim::stmatrix_x4(at + uint32_t(C::kSmemS) * 2u,
-                              {pk_ds[0][2 * np], pk_ds[1][2 * np], pk_ds[0][2 * np + 1], pk_ds[1][2 * np + 1]});
-          }
+          stsm_rows(0, mt, pk_p);
+          stsm_rows(1, mt, pk_ds);
         }
       }
     };

@@ -5,7 +5,7 @@
 //   P, dS = P * (dP - D) -> shared     (the semantics' mask, modifiers and dropout; the plain
 //                                       kernel leaves softmax's scale out of dS and applies it
 //                                       to dK here and to dQ in its conversion, as FA2 does;
-//                                       at head_dim 128 it computes P between dP's k-steps)
+//                                       at head_dim 128-256 it computes P between dP's k-steps)
 //   dQ += dS K  (fp32 red.add into a workspace, or in key-block order when deterministic)
 //   dV += P^T dO, dK += dS^T Q         warps tile (keys x head_dim)
 // Each GEMM has its own warp grid, chosen so that every warp owns a 32 x 32 (or larger) block
@@ -91,20 +91,23 @@ struct BwdConfig {
   static constexpr bool kSwizzle = kSwizzle_ >= 0 ? kSwizzle_ == 1 : kSwizzleFits;
   // P and dS to shared memory by stmatrix (sm_90 builds, the plain kernel; four 8 x 8 blocks an
   // instruction: 16 stores a thread a step at head_dim 64 instead of 64 STS.32) instead of one
-  // 32-bit store a pair. Candidate tiers 32, 64, 160, 192, 256 (session 24: d64 tune at 8192,
-  // 248 -> 260 TFLOP/s, causal 228 -> 239; being measured at the others).
-  // FLASHATTN_SM80_BWD_STMATRIX=0 builds the 32-bit stores everywhere.
+  // 32-bit store a pair, at tiers 32, 64 and 256. Measured on the H200 (session 24, tune at seqlen
+  // 8192, two rounds, TFLOP/s stmatrix / 32-bit stores, non-causal, causal): d32 177 / 170, 168 /
+  // 162; d64 261 / 248, 247 / 235 (the d64 kernel's MIO-throttle stalls, 0.90 an instruction
+  // against FA2's 0.30); d256 (with the split) 256 / 243, 251 / 241. With the split at d128 284 /
+  // 298 (4 bytes of spill), d192 220 / 223, causal 213 / 221; d160 even. The extras kernels keep
+  // the 32-bit stores. FLASHATTN_SM80_BWD_STMATRIX=0 builds them everywhere.
   static constexpr bool kStmatrix =
       kStmatrix_ >= 0 ? kStmatrix_ == 1
-                      : kD == kDv && (kD == 32 || kD == 64 || kD == 160 || kD == 192 || kD == 256) &&
-                            FLASHATTN_SM80_BWD_STMATRIX;
+                      : kD == kDv && (kD == 32 || kD == 64 || kD == 256) && FLASHATTN_SM80_BWD_STMATRIX;
   // The plain kernel's step in FA2's order (bwd_kernel: split_step): P before the dP GEMM, its
-  // exponentials and stores between dP's k-steps. Measured on the H200 at seqlen 8192 (session
-  // 23, sm80 kernels forced, TFLOP/s split / before): d128 301 / 287, causal 283 / 270, 2k 285 /
-  // 271 (+5%); d64 246 / 254 and d256 248 / 251, where P's registers beside dP's fragments spill
-  // (32 / 64 and 16 / 24 bytes). Session 24 (tune, 8192): d160 168 -> 173, d192 216 -> 221, d32
-  // 169 -> 168. Candidate tiers 128, 160, 192, 256 (256 with stmatrix: 8 / 12 bytes of spill
-  // against 16 / 24). FLASHATTN_SM80_BWD_SPLIT_P=0 builds the old order everywhere.
+  // exponentials and stores between dP's k-steps, at tiers 128, 160, 192 and 256. Measured on the
+  // H200 at seqlen 8192 (sm80 kernels forced, TFLOP/s split / before): session 23, d128 301 /
+  // 287, causal 283 / 270, 2k 285 / 271; session 24 (tune), d160 176 / 170, causal 174 / 167;
+  // d192 223 / 221, causal 221 / 214; d256 with stmatrix 256 / 246, causal 251 / 243 (without it
+  // 243 / 246). Not at 32 (168 / 169) or 64 (stmatrix alone 261, with the split 262, causal 247 /
+  // 245: even, and the split spills 8 bytes there). FLASHATTN_SM80_BWD_SPLIT_P=0 builds the old
+  // order everywhere.
   static constexpr bool kSplitP =
       kSplitP_ >= 0 ? kSplitP_ == 1
                     : kD == kDv && (kD == 128 || kD == 160 || kD == 192 || kD == 256) && FLASHATTN_SM80_BWD_SPLIT_P;

@@ -480,7 +480,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   float alpha[2];
   // Intra-warpgroup overlap: S_i runs on the tensor cores while P_{i-1} V_{i-1} does, and the
   // softmax of S_i while P_{i-1} V_{i-1} finishes: O is rescaled by alpha_i only once that
-  // product has landed (at the top of the next step, pv_operands).
+  // product has landed.
   // Ping-pong: the consumer warpgroups take turns issuing their GEMMs (n_count + 1 issues a
   // tile each), in the order 0, 1, (2,) 0, ...: warpgroup cw waits on named barrier 1 + cw (256
   // threads: its own sync and its predecessor's arrival) and hands over to its successor. The
@@ -640,28 +640,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 2);
       release_k(0);
       softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
+      pack_p(acc_s);
     } else if (kDeferOut) {
       if (pending) write_out();
       pending = false;
       zero_o();
     }
-    // The operands of P_{i-1} V_{i-1}, at the top of step i: O rescaled by alpha_{i-1} once P_{i-2}
-    // V_{i-2} has landed, and P_{i-1} packed (into pa, which that product read). At the end of
-    // step i - 1 instead (the source order until session 25), ptxas hoisted the wait for P_{i-2}
-    // V_{i-2} above the softmax of S_{i-1} (wgmma.wait_group has no register operands, so the
-    // scheduler may place it anywhere before its first consumer): the softmax then ran after that
-    // product, not beside it. The loop's back edge is a basic-block boundary it does not cross.
-    auto pv_operands = [&](int i) {
-      FA_WAIT(2, wgmma_wait<0>());  // (also at i = 1, where none is in flight: ptxas then knows pa is free)
-      reg_fence(acc_o);
-      if (i >= 2) {
-        release_v(i - 2);
-        if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
-      }  // (i = 1: O is still zero)
-      pack_p(acc_s);
-    };
     for (int i = 1; i < n_count; ++i) {
-      pv_operands(i);
       my_turn();
       issue_s(i, acc_s);
       issue_pv(i - 1);
@@ -671,9 +656,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       reg_fence(acc_s);
       release_k(i);
       softmax(i, acc_s, alpha);
+      FA_WAIT(2, wgmma_wait<0>());
+      reg_fence(acc_o);
+      release_v(i - 1);
+      if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
+      pack_p(acc_s);
     }
     if (n_count > 0) {
-      pv_operands(n_count);
       my_turn();
       issue_pv(n_count - 1);
       hand_over();

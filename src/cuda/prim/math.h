@@ -16,24 +16,6 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
-// 2^x on the FMA pipe, for a share of a softmax's exponentials beside ex2.approx (the MUFU pipe
-// runs a quarter of the FMA pipe's rate, and one warp's softmax waits on it): x = j + f with j
-// the nearest integer and f in [-1/2, 1/2], 2^f by a degree-4 minimax polynomial (relative error
-// 5.7e-6 in fp32, beside ex2.approx's 2^-22: far under bf16's and fp16's rounding), times 2^j
-// made in the exponent bits. As ex2.approx.ftz: -inf and x < -127 give 0 (2^j below 2^-126 is 0),
-// and NaN stays NaN (max.NaN keeps it through the clamp). x <= 128.
-__device__ __forceinline__ float exp2_poly(float x) {
-  float xc;
-  asm("max.NaN.f32 %0, %1, %2;\n" : "=f"(xc) : "f"(x), "f"(-127.0f));
-  const float t = __fadd_rn(xc, 12582912.0f);  // 1.5 * 2^23: j in the low bits of t's mantissa
-  const float f = __fsub_rn(xc, __fsub_rn(t, 12582912.0f));
-  float p = fmaf(f, 0.009378567f, 0.05592635f);
-  p = fmaf(p, f, 0.24028684f);
-  p = fmaf(p, f, 0.69311702f);
-  p = fmaf(p, f, 0.99999845f);
-  return p * __uint_as_float((__float_as_uint(t) << 23) + 0x3f800000u);  // 2^j (0 at j = -127)
-}
-
 // Two floats as one register of two 16-bit values, `lo` in the low half (round to nearest).
 __device__ __forceinline__ uint32_t pack2(float lo, float hi, __half /*tag*/) {
   __half2 h = __floats2half2_rn(lo, hi);

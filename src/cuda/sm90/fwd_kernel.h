@@ -121,14 +121,6 @@ constexpr bool fwd90_has_drop_kernel() {
   return (C::kD == 64 || C::kD == 128) && C::kDv == C::kD && C::kConsumers == 2 && C::kBlockN == fwd90_block_n(C::kD);
 }
 
-#ifndef FLASHATTN_SM90_EXP2_POLY
-#define FLASHATTN_SM90_EXP2_POLY 2
-#endif
-// Of every 8 softmax exponentials of the forward, how many run as prim::exp2_poly on the FMA pipe
-// instead of ex2.approx on MUFU (whose rate a warp's softmax waited on: 64 MUFU a row pair at
-// head_dim 128, 8 cycles each, session 25's profile). A build option for measurements.
-constexpr int kExp2Poly = FLASHATTN_SM90_EXP2_POLY;
-
 template <typename T, typename C, bool kExtras, bool kDrop = false>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
@@ -229,9 +221,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   // Q buffers: a CTA's j-th tile takes buffer j % q_bufs.
   const int q_bufs = C::kQBuffers == 2 && P.q_buffers == 2 ? 2 : 1;
-  // The warpgroup index through a shuffle from lane 0: the compiler then knows it is warp-uniform
-  // and keeps what derives from it (the Q buffer's wgmma descriptors) in uniform registers.
-  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
+  const int wg = threadIdx.x / 128;
   if (wg == 0) {
     // ---------------- producer ----------------
 #ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
@@ -394,7 +384,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   // Online softmax of S_i in place (P_i, with dropout applied), the running max and sum
   // updated; alpha: the factor O must be rescaled by before P_i V_i is added.
-  int mask_head = 0, mask_tail = 0;  // the tile's steps the mask cuts: i < mask_head, i >= mask_tail
   auto softmax = [&](int i, float (&s)[kNS], float (&alpha)[2]) {
     const int n0 = (n_hi - 1 - i) * kBlockN;
     // Without extras the scores stay raw dots until the exponent: the max is taken over raw
@@ -416,10 +405,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
     }
     // The mask only on tiles it cuts (keys past the sequence included): one branch per tile,
-    // not one per element (the tile's cut steps: mask_head / mask_tail, found once a tile); there
-    // each of this thread's two rows keeps its visible keys (key_range of one row), two 32-bit
-    // compares an element.
-    if (i < mask_head || i >= mask_tail) {
+    // not one per element; there each of this thread's two rows keeps its visible keys
+    // (key_range of one row), two 32-bit compares an element.
+    if (!mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN)) {
       int lo[2], hi[2];
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
@@ -434,21 +422,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         if (c < lo[hf] || c >= hi[hf]) s[j] = -INFINITY;
       }
     }
-    // Both rows' maxima first, each over four independent chains (a max is exact in any order;
-    // one chain of kBlockN / 4 dependent FMNMX a row held one warp's softmax, session 25).
-    float mxs[2];
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
-      float m4[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+      float mx = -INFINITY;
 #pragma unroll
-      for (int t = 0; t < kBlockN / 8; ++t) m4[t % 4] = fmaxf(m4[t % 4], fmaxf(s[4 * t + 2 * hf], s[4 * t + 2 * hf + 1]));
-      mxs[hf] = fmaxf(fmaxf(m4[0], m4[1]), fmaxf(m4[2], m4[3]));
-    }
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) mxs[hf] = prim::quad_max(mxs[hf]);
-#pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      float mx = mxs[hf];
+      for (int t = 0; t < kBlockN / 8; ++t) mx = fmaxf(mx, fmaxf(s[4 * t + 2 * hf], s[4 * t + 2 * hf + 1]));
+      mx = prim::quad_max(mx);
       if constexpr (!kExtras) mx *= p.scale_log2;  // (-inf stays -inf)
       const float m_new = fmaxf(row_max[hf], mx);
       const float m_use = semantics::safe_max(m_new);
@@ -460,9 +439,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const float x = s[4 * t + 2 * hf + e];
-          const float arg = kExtras ? x - m_use : fmaf(x, p.scale_log2, -m_use);
-          // kExp2Poly of every 8 exponentials on the FMA pipe (prim::exp2_poly), the rest on MUFU.
-          const float pr = (2 * t + e) % 8 < kExp2Poly ? prim::exp2_poly(arg) : prim::exp2_approx(arg);
+          const float pr = prim::exp2_approx(kExtras ? x - m_use : fmaf(x, p.scale_log2, -m_use));
           s[4 * t + 2 * hf + e] = pr;
           sum += pr;
         }
@@ -645,15 +622,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 0);
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 5, uint32_t(n_count));
-    // The steps whose key block the mask cuts (Mask::tile_unmasked): the first ones (the diagonal,
-    // the sequence's end, a right window) and the last ones (a left window); found here once a
-    // tile instead of the test at every step, which sat on the softmax's path after S's wait.
-    auto cut = [&](int i) {
-      const int n0 = (n_hi - 1 - i) * kBlockN;
-      return !mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
-    };
-    for (mask_head = 0; mask_head < n_count && cut(mask_head);) ++mask_head;
-    for (mask_tail = n_count; mask_tail > mask_head && cut(mask_tail - 1);) --mask_tail;
     q_slot = q_bufs == 2 ? tiles & 1 : 0;
     sQ = sQ0 + uint32_t(q_slot * C::kBytesQ);
     mbar_wait(q_full + q_slot, uint32_t(q_bufs == 2 ? tiles >> 1 : tiles) & 1u);

@@ -6,10 +6,6 @@
 #include "common/fast_div.h"
 #include "semantics/config.h"
 
-#ifndef FLASHATTN_SM90_ROWSUM_MMA
-#define FLASHATTN_SM90_ROWSUM_MMA 1
-#endif
-
 namespace flashattn::cuda::sm90 {
 
 template <int kD_, int kBlockN_, int kStages_ = 2, int kDv_ = kD_, int kConsumers_ = 2>
@@ -42,16 +38,7 @@ struct Fwd90Config {
   static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= 227 * 1024 ? 2 : 1;
   static constexpr int kOffK = kQBuffers * kBytesQ, kOffV = kOffK + kStages * kBytesK;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
-  // Row sums on the tensor cores (fwd_kernel.h, kRowSumMma): P times a 16 x 8 block of ones, one
-  // m64n8k16 wgmma a k-step beside P V, instead of an FADD an exponential. Its B operand is one
-  // 1024-byte swizzle atom of ones (every k-step reads the same block), where it fits beside the
-  // rest without costing a Q buffer or the O tile; FLASHATTN_SM90_ROWSUM_MMA=0 builds without.
-  static constexpr int kBytesOnes = 1024;
-  static constexpr bool kOnesFit =
-      kQBuffers * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBytesOnes + kBarBytes <= 227 * 1024;
-  static constexpr bool kRowSumMma = FLASHATTN_SM90_ROWSUM_MMA && kOnesFit;
-  static constexpr int kOffOnes = kOffO + (kStoreO ? kBytesO : 0);
-  static constexpr int kOffBar = kOffOnes + (kRowSumMma ? kBytesOnes : 0);
+  static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
   static constexpr int kSmemBytes = kOffBar + kBarBytes;
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
   static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");

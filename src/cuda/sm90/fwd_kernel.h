@@ -129,9 +129,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
   constexpr int kDv = C::kDv;
   constexpr int kNO = kDv / 2;      // O accumulator floats a thread
-  // Row sums by wgmma (config.h kRowSumMma): P times ones beside P V, in acc_l. Not with dropout,
-  // whose normalizer counts the dropped weights too (P V sees them as zeros).
-  constexpr bool kRowSumMma = C::kRowSumMma && !kDropout;
   const FwdParams& p = P.p;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
@@ -219,12 +216,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mbar_init(v_empty + s, C::kConsumers);
     }
     fence_barrier_init();
-  }
-  if constexpr (C::kRowSumMma) {  // the ones block of the row sums' wgmma (B operand)
-    const uint32_t one = prim::pack2(1.0f, 1.0f, T());
-    for (int w = threadIdx.x; w < C::kBytesOnes / 4; w += C::kThreads)
-      reinterpret_cast<uint32_t*>(smem + C::kOffOnes)[w] = one;
-    fence_proxy_async_shared();  // generic-proxy writes, then wgmma reads them
   }
   __syncthreads();
 
@@ -324,7 +315,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint64_t bh_dropout = 0;
 
   float acc_o[kNO];
-  float acc_l[4];  // kRowSumMma: the row sums of rows row0 (0, 1) and row0 + 8 (2, 3), each pair equal
   float row_max[2], row_sum[2];  // row_max in log2 units
 
   // This warpgroup's 64 rows of the tile's Q buffer (q_slot).
@@ -350,7 +340,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   };
   // O += P_i V_i, issued; P_i is in pa.
   uint32_t pa[kBlockN / 16][4];
-  const uint32_t sOnes = smem_addr(smem + C::kOffOnes);
   auto issue_pv = [&](int i) {
     const uint32_t sV = smem_addr(smem + C::kOffV + stage_of(i) * C::kBytesV);
     FA_WAIT(1, mbar_wait(v_full + stage_of(i), phase_of(i)));
@@ -358,13 +347,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // before wgmma.fence: the register fences keep the compiler from sinking them past it.
     reg_fence(acc_o);
     reg_fence(pa);
-    if constexpr (kRowSumMma) reg_fence(acc_l);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      Wgmma<kDv, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
-      if constexpr (kRowSumMma) Wgmma<8, T, 0>::rs(acc_l, pa[kk], desc_k_major(sOnes, 1024, 0), 1);
-    }
+    for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kDv, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
     wgmma_commit();
   };
   // K_i has been read (S_i complete); after the tile's last S, Q too: its buffer may take a later
@@ -458,7 +443,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           s[4 * t + 2 * hf + e] = pr;
           sum += pr;
         }
-      if constexpr (!kRowSumMma) row_sum[hf] = row_sum[hf] * alpha[hf] + sum;
+      row_sum[hf] = row_sum[hf] * alpha[hf] + sum;
       // Dropout after the row sum: the normalizer counts every weight, kept or not (the bits
       // drawn by draw_keep while S_i ran), applied unrolled: indexing s with a run-time index
       // would move it to local memory.
@@ -479,10 +464,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         acc_o[4 * t + 2 * hf] *= alpha[hf];
         acc_o[4 * t + 2 * hf + 1] *= alpha[hf];
       }
-    if constexpr (kRowSumMma) {
-#pragma unroll
-      for (int j = 0; j < 4; ++j) acc_l[j] *= alpha[j / 2];
-    }
   };
   // P as wgmma A fragments: two n8 column tiles of S form one 16-column A block.
   auto pack_p = [&](const float (&s)[kNS]) {
@@ -535,7 +516,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     fin.row_begin_q = seq.row_begin_q;
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
-      const float total = kRowSumMma ? acc_l[2 * hf] : prim::quad_sum(row_sum[hf]);
+      const float total = prim::quad_sum(row_sum[hf]);
       float inv;
       semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &fin.lse[hf]);
       const float f = inv * keep_scale;
@@ -638,8 +619,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (!kDeferOut) zero_o();
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;
-#pragma unroll
-    for (int j = 0; j < 4; ++j) acc_l[j] = 0.0f;
     [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 0);
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 5, uint32_t(n_count));
@@ -679,7 +658,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       softmax(i, acc_s, alpha);
       FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_o);
-      if constexpr (kRowSumMma) reg_fence(acc_l);
       release_v(i - 1);
       if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
       pack_p(acc_s);
@@ -690,7 +668,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       hand_over();
       FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_o);
-      if constexpr (kRowSumMma) reg_fence(acc_l);
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
       release_v(n_count - 1);
     }

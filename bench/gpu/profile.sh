@@ -8,22 +8,11 @@
 # The clocks are left alone (--clock-control none, as the device notes ask): figures in cycles compare.
 set -u
 BUILD=$1 OUTD=$2 HD=${3:-128} SEQ=${4:-8192} PASS=${5:-bwd}
-BATCH=$((16384 / SEQ)) HEADS=$((2048 / HD))
 SECTIONS=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
           --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis
           --section InstructionStats --section SourceCounters)
 if [[ $PASS == bwd ]]; then OURS=regex:bwd_kernel; PEER=regex:flash_bwd_dq_dk_dv; else OURS=regex:fwd_kernel; PEER=regex:flash_fwd_kernel; fi
 ncu --clock-control none -k "$OURS" -c 1 --print-details all "${SECTIONS[@]}" "$BUILD/bin/flashattn_gpu_bench" --shapes "$HD,$SEQ,0" --pass "$PASS" \
   --iters 1 --warmup 1 >"$OUTD/ncu-ours-$PASS-d$HD.txt" 2>&1
-cat >/tmp/fa2_once.py <<PY
-import torch
-from torch.nn.attention import sdpa_kernel, SDPBackend
-q, k, v = (torch.randn($BATCH, $HEADS, $SEQ, $HD, device="cuda", dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
-with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-    for _ in range(2):
-        o = torch.nn.functional.scaled_dot_product_attention(q, k, v)
-        o.backward(torch.randn_like(o))
-torch.cuda.synchronize()
-PY
-ncu --clock-control none -k "$PEER" -c 1 --print-details all "${SECTIONS[@]}" python3 /tmp/fa2_once.py >"$OUTD/ncu-fa2-$PASS-d$HD.txt" 2>&1
+ncu --clock-control none -k "$PEER" -c 1 --print-details all "${SECTIONS[@]}" python3 "$(dirname "$0")/fa2_once.py" "$HD" "$SEQ" >"$OUTD/ncu-fa2-$PASS-d$HD.txt" 2>&1
 echo "profile: $(grep -c . "$OUTD/ncu-ours-$PASS-d$HD.txt") / $(grep -c . "$OUTD/ncu-fa2-$PASS-d$HD.txt") lines"

@@ -40,27 +40,54 @@ def compile_unit(src, arch, out_dir, defines=()):
 
 
 def ptxas_info(report):
-    """kernel -> (registers, spill store bytes, spill load bytes, serialization warnings)."""
-    info, name = {}, None
+    """kernel -> [registers, spill store bytes, spill load bytes, "serialized/injected"]: ptxas's
+    C75xx notes, C7517 (a wgmma wait it injected) apart from the others (wgmma serialized). ptxas
+    prints them all before the first "Compiling entry function" line, so they are matched by the
+    function name they end with, not by position (until session 25 this column read 0 always)."""
+    info, name, notes = {}, None, {}
     for line in report.splitlines():
         m = re.search(r"Compiling entry function '(\w+)'", line)
         if m:
             name = m.group(1)
-            info[name] = [0, 0, 0, 0]
+            info[name] = [0, 0, 0, ""]
         m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
         if m and name:
             info[name][1], info[name][2] = int(m.group(1)), int(m.group(2))
         m = re.search(r"Used (\d+) registers", line)
         if m and name:
             info[name][0] = int(m.group(1))
-        m = re.search(r"\(C75\d\d\).*function '(\w+)'", line)
-        if m and m.group(1) in info:
-            info[m.group(1)][3] += 1
+        m = re.search(r"\((C75\d\d)\).*function '(\w+)'", line)
+        if m:
+            counts = notes.setdefault(m.group(2), [0, 0])
+            counts[1 if m.group(1) == "C7517" else 0] += 1
+    for k, v in info.items():
+        ser, inj = notes.get(k, (0, 0))
+        v[3] = "%d/%d" % (ser, inj)
     return info
 
 
+def order(body):
+    """The main loop's wgmma groups and waits in SASS order, with the softmax's exponentials: T a
+    named-barrier wait (the ping-pong turn), G a wgmma group's last HGMMA, Wn a wait until n groups
+    are pending, E a run of MUFU.EX2. Where ptxas put the waits: the sm90 forward's plain kernels
+    read "T G G W1 W0 E" (P V's wait above the softmax, ptxas's choice; session 25 measured it the
+    faster one)."""
+    out = []
+    for t in body:
+        if "WARPGROUP.DEPBAR" in t:
+            out.append("W" + t.split()[-1][-1])
+        elif "HGMMA" in t and "gsb0" in t:
+            out.append("G")
+        elif "MUFU.EX2" in t:
+            if not out or out[-1] != "E":
+                out.append("E")
+        elif "BAR.SYNC" in t:
+            out.append("T")
+    return " ".join(out)
+
+
 def main_loops(cubin, cuobjdump):
-    """kernel -> (instructions, tensor instructions, LDL/STL) of its main loop."""
+    """kernel -> (instructions, tensor instructions, LDL/STL, order()) of its main loop."""
     sass = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True, check=True).stdout
     loops, name, ins = {}, None, []
 
@@ -79,8 +106,8 @@ def main_loops(cubin, cuobjdump):
                 continue
             tensor = sum(1 for t in body if "HGMMA" in t or "HMMA" in t)
             if tensor and (best is None or len(body) < best[0]):
-                best = (len(body), tensor, sum(1 for t in body if re.search(r"\b(LDL|STL)\b", t)))
-        loops[name] = best or (0, 0, 0)
+                best = (len(body), tensor, sum(1 for t in body if re.search(r"\b(LDL|STL)\b", t)), order(body))
+        loops[name] = best or (0, 0, 0, "")
 
     for line in sass.splitlines():
         m = re.match(r"\s*Function : (\w+)", line)
@@ -126,12 +153,13 @@ def main():
                 if args.filter and not re.search(args.filter, k):
                     continue
                 regs, st, ld, c75 = info[k]
-                n, tensor, local = loops.get(k, (0, 0, 0))
-                rows.append((os.path.basename(src), short(k), regs, st, ld, c75, n, tensor, local))
-    print("| unit | kernel | registers | spill st/ld B | C75xx | main loop instr | tensor | LDL/STL in loop |")
-    print("|---|---|---|---|---|---|---|---|")
+                n, tensor, local, seq = loops.get(k, (0, 0, 0, ""))
+                rows.append((os.path.basename(src), short(k), regs, st, ld, c75, n, tensor, local, seq))
+    print("| unit | kernel | registers | spill st/ld B | C75xx serialized/injected | main loop instr | tensor | "
+          "LDL/STL in loop | loop order |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print("| %s | %s | %d | %d / %d | %d | %d | %d | %d |" % r)
+        print("| %s | %s | %d | %d / %d | %s | %d | %d | %d | %s |" % r)
     return 0
 
 

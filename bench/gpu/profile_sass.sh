@@ -6,7 +6,8 @@
 # reasons, opcode mix, shared wavefronts, the hottest 60 instructions) in
 # OUT_DIR/sass-<pass>-d<hdim>-top.txt. Environment (FLASHATTN_*) passes through. With a 7th
 # argument fa2, FlashAttention-2's kernel (torch SDPA, bench/gpu/fa2_once.py) for the same shape
-# instead, into sass-fa2-<pass>-d<hdim>*: its SASS and stalls beside ours.
+# instead, into sass-fa2-<pass>-d<hdim>*: its SASS and stalls beside ours. The clocks are left
+# alone (--clock-control none, as the device notes ask), as in profile.sh.
 set -u
 BUILD=$1 OUTD=$2 HD=${3:-64} SEQ=${4:-8192} PASS=${5:-bwd} CAUSAL=${6:-0} WHO=${7:-ours}
 if [[ $WHO == fa2 ]]; then
@@ -19,7 +20,7 @@ else
   PROG=("$BUILD/bin/flashattn_gpu_bench" --shapes "$HD,$SEQ,$CAUSAL" --pass "$PASS" --iters 1 --warmup 1)
 fi
 REP=/tmp/prof-$TAG
-ncu -k "$KERNEL" -c 1 --set full --import-source no -f -o "$REP" "${PROG[@]}" >"$OUTD/ncu-sass-$TAG.log" 2>&1
+ncu --clock-control none -k "$KERNEL" -c 1 --set full --import-source no -f -o "$REP" "${PROG[@]}" >"$OUTD/ncu-sass-$TAG.log" 2>&1
 ncu -i "$REP.ncu-rep" --page source --csv --print-source sass >"$OUTD/sass-$TAG.csv" 2>>"$OUTD/ncu-sass-$TAG.log"
 python3 "$(dirname "$0")/sass_profile.py" "$OUTD/sass-$TAG.csv" --top 60 >"$OUTD/sass-$TAG-top.txt"
 echo "profile_sass $TAG: $(wc -l <"$OUTD/sass-$TAG.csv") SASS lines"

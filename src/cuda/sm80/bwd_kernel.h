@@ -28,6 +28,9 @@
 #ifndef FLASHATTN_SM80_BWD_STMATRIX
 #define FLASHATTN_SM80_BWD_STMATRIX 1
 #endif
+#ifndef FLASHATTN_SM80_BWD_DQ_IN_DV
+#define FLASHATTN_SM80_BWD_DQ_IN_DV 1
+#endif
 
 namespace flashattn::cuda::sm80 {
 
@@ -51,7 +54,7 @@ struct WarpGrid {
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
 template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
-          int kSwizzle_ = -1, int kStmatrix_ = -1, int kSplitP_ = -1>
+          int kSwizzle_ = -1, int kStmatrix_ = -1, int kSplitP_ = -1, int kDqInDv_ = -1>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -111,6 +114,14 @@ struct BwdConfig {
   static constexpr bool kSplitP =
       kSplitP_ >= 0 ? kSplitP_ == 1
                     : kD == kDv && (kD == 128 || kD == 160 || kD == 192 || kD == 256) && FLASHATTN_SM80_BWD_SPLIT_P;
+  // dQ's reductions issued between the dV GEMM's k-steps (bwd_kernel: red_dq), as FA2 issues
+  // its atomics beside the next GEMM's mma, instead of all of them between the dQ and dV GEMMs
+  // (session 25's profile of the d64 kernel: 16 red.global a step in a row, the LDSMs after them
+  // throttled by the MIO queue); for tiers whose dQ is one column chunk, at head_dim <= 64.
+  // FLASHATTN_SM80_BWD_DQ_IN_DV=0 builds the old order.
+  static constexpr bool kDqInDv = kDqInDv_ >= 0 ? kDqInDv_ == 1
+                                                : kMaxD <= 64 && GridQ::kNT == kNTQC && FLASHATTN_SM80_BWD_DQ_IN_DV;
+  static_assert(!kDqInDv || GridQ::kNT == kNTQC, "dQ's reductions in the dV GEMM: one dQ column chunk");
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
@@ -216,7 +227,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       const float* src =
           tid < kBlockM
               ? p.lse + b * p.lse_batch_stride + t.h * p.lse_head_stride + seq.row_begin_q + m0 + (valid ? r : 0)
-              : bp.dsum + (seq.row_global_q + m0 + (valid ? r : 0)) * p.num_heads + t.h;
+              : bp.dsum + t.h * bp.dsum_head_stride + seq.row_global_q + m0 + (valid ? r : 0);
       float* dst = (tid < kBlockM ? sLse0 : sDsum0) + st * kBlockM + r;
       prim::cp_async_4(prim::cvta_shared(dst), src, valid ? 4 : 0);
     }
@@ -436,7 +447,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     __syncthreads();  // P and dS complete
 
-    // dQ first: its reductions drain while the dV and dK GEMMs run.
+    // dQ first: its reductions drain while the dV and dK GEMMs run (C::kDqInDv: issued between
+    // the dV GEMM's k-steps).
     if (bp.deterministic) {
       // Key blocks add into a query block in increasing order: block n waits until the blocks
       // before it (from the first one that reaches this query block) have added theirs.
@@ -464,9 +476,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const bool dq_blk = kBlockedTier && bp.dq_blocked;
     float* gdq_blk = gdq_tile + (q_row0 + q_col0 / 8 / kBPS) * dq_row_stride + 2 * lane;
     const bool dq_full = rows == kBlockM && p.head_dim == kD;
-#pragma unroll
-    for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
-      float acc_dq[kMTQ][kNTQC][4];
+    // dQ's reduction (mt, hf, nt) of column chunk qc: the column pair (tq, tq + 1) of the n-tile,
+    // one red.global.add.v2.f32 on sm_90 (8-byte aligned: dq_accum_dim is even). guarded (a
+    // partial query block or a padded head_dim): a group of 8 existing rows under dq_blocked is
+    // blocked (head_dim == kD there, no column guard); else natural, each lane's row and columns
+    // guarded. For an odd head_dim a pair's second column is padding, where K is zero-filled, so
+    // it adds 0 inside the row. (Four columns per reduction by swapping halves between lane pairs
+    // measured slower: bench/NOTES.md.)
+    auto red_dq = [&](const float(&acc_dq)[kMTQ][kNTQC][4], int qc, int mt, int hf, int nt, bool guarded) {
+      const bool blk = dq_blk && (!guarded || q_row0 + mt * 16 + hf * 8 + 8 <= rows);
+      if (guarded && !blk && q_row0 + mt * 16 + gr + hf * 8 >= rows) return;
+      float* base = (blk ? gdq_blk : gdq) + (mt * 16 + hf * 8) * dq_row_stride;
+      const int64_t k_row = blk ? dq_row_stride : 8 * kBPS;
+      const int k_col = blk ? 64 : 8;
+      const int k = qc * kNTQC + nt;  // (compile-time: k / kBPS, k % kBPS)
+      if (!guarded || blk || q_col0 + k * 8 + 2 * tq < p.head_dim)
+        prim::red_add2(base + (k / kBPS) * k_row + (k % kBPS) * k_col, acc_dq[mt][nt][2 * hf],
+                       acc_dq[mt][nt][2 * hf + 1]);
+    };
+    auto gemm_dq = [&](float(&acc_dq)[kMTQ][kNTQC][4], int qc) {
       zero(acc_dq);
       if constexpr (kSwz)  // K's columns from q_col0 + qc kNTQC 8: a multiple of 16 kNTQC / 2 pairs
         warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
@@ -474,51 +502,67 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       else
         warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
             acc_dq, sdS + q_row0 * C::kPitchS, sK + q_col0 + qc * kNTQC * 8, lane);
-      // Column pairs (tq, tq + 1) of every n-tile, one red.global.add.v2.f32 each on sm_90
-      // (8-byte aligned: dq_accum_dim is even). For an odd head_dim a pair's second column is
-      // padding, where K is zero-filled, so it adds 0 inside the row. (Four columns per
-      // reduction by swapping halves between lane pairs measured slower: bench/NOTES.md.)
-      auto add_dq = [&](auto guarded_tag) {
-        constexpr bool kGuarded = decltype(guarded_tag)::value;
+    };
+    // The semaphore's turn handed to the next key block once this one's reductions are issued.
+    auto dq_done = [&] {
+      if (bp.deterministic) {
+        __threadfence();
+        __syncthreads();
+        if (tid == 0) atomicAdd(bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block, 1);
+      }
+    };
+    // dV += P^T dO (hook: work between its k-steps), dK += dS^T Q.
+    auto gemm_dv = [&](auto hook) {
+      if constexpr (kSwz)  // P^T's columns from kv_row0 (kMTKV pairs a warp), dO's from kv_wc kCols
+        warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV, true>(
+            acc_dv, sP, sdO, lane, kv_row0, kv_wc * kColsV, hook);
+      else
+        warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
+            acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane, 0, 0, hook);
+    };
+    auto gemm_dk = [&] {
+      if constexpr (kSwz)
+        warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
+            acc_dk, sdS, sQ, lane, kv_row0, kv_wc * kColsK);
+      else
+        warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+            acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
+    };
+    if constexpr (C::kDqInDv) {
+      // One dQ chunk; its kReds reductions spread evenly over the dV GEMM's k-steps, in one basic
+      // block with them (the guards are predicates, not branches).
+      float acc_dq[kMTQ][kNTQC][4];
+      gemm_dq(acc_dq, 0);
+      constexpr int kReds = kMTQ * 2 * kNTQC, kKSteps = kBlockM / 16;
+      const bool guarded = !dq_full;
+      gemm_dv([&](int kk) {
 #pragma unroll
-        for (int mt = 0; mt < kMTQ; ++mt)
-#pragma unroll
-          for (int hf = 0; hf < 2; ++hf) {
-            // A group of 8 existing rows under dq_blocked: blocked (head_dim == kD there, no
-            // column guard); else natural, each lane's row and columns guarded.
-            const bool blk = dq_blk && (!kGuarded || q_row0 + mt * 16 + hf * 8 + 8 <= rows);
-            if (kGuarded && !blk && q_row0 + mt * 16 + gr + hf * 8 >= rows) continue;
-            float* base = (blk ? gdq_blk : gdq) + (mt * 16 + hf * 8) * dq_row_stride;
-            const int64_t k_row = blk ? dq_row_stride : 8 * kBPS;
-            const int k_col = blk ? 64 : 8;
-#pragma unroll
-            for (int nt = 0; nt < kNTQC; ++nt) {
-              const int k = qc * kNTQC + nt;  // (compile-time: k / kBPS, k % kBPS)
-              if (!kGuarded || blk || q_col0 + (qc * kNTQC + nt) * 8 + 2 * tq < p.head_dim)
-                prim::red_add2(base + (k / kBPS) * k_row + (k % kBPS) * k_col, acc_dq[mt][nt][2 * hf],
-                               acc_dq[mt][nt][2 * hf + 1]);
-            }
-          }
-      };
-      if (dq_full) add_dq(std::false_type());
-      else add_dq(std::true_type());
-    }
-    if (bp.deterministic) {
-      __threadfence();
-      __syncthreads();
-      if (tid == 0) atomicAdd(bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block, 1);
-    }
-
-    if constexpr (kSwz) {  // P^T's columns from kv_row0 (kMTKV pairs a warp), dO's / Q's from kv_wc kCols
-      warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV, true>(
-          acc_dv, sP, sdO, lane, kv_row0, kv_wc * kColsV);
-      warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
-          acc_dk, sdS, sQ, lane, kv_row0, kv_wc * kColsK);
+        for (int q = 0; q < kReds; ++q) {
+          if (q < kk * kReds / kKSteps || q >= (kk + 1) * kReds / kKSteps) continue;
+          red_dq(acc_dq, 0, q / (2 * kNTQC), (q / kNTQC) % 2, q % kNTQC, guarded);
+        }
+      });
+      dq_done();
+      gemm_dk();
     } else {
-      warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
-          acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane);
-      warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-          acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
+#pragma unroll
+      for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
+        float acc_dq[kMTQ][kNTQC][4];
+        gemm_dq(acc_dq, qc);
+        auto add_dq = [&](auto guarded_tag) {
+#pragma unroll
+          for (int mt = 0; mt < kMTQ; ++mt)
+#pragma unroll
+            for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+              for (int nt = 0; nt < kNTQC; ++nt) red_dq(acc_dq, qc, mt, hf, nt, decltype(guarded_tag)::value);
+        };
+        if (dq_full) add_dq(std::false_type());
+        else add_dq(std::true_type());
+      }
+      dq_done();
+      gemm_dv(NoHook());
+      gemm_dk();
     }
     if (stages == 1 && s + 1 < steps) {
       __syncthreads();  // the one stage's Q, dO, LSE, D are free

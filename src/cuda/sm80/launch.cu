@@ -193,7 +193,7 @@ __global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t ro
   }
   // Every lane takes part (the chunks of a (row, head) are 2^log2_chunks adjacent lanes).
   for (int s = 1; s < (1 << log2_chunks); s *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, s);
-  if (active && x.c0 == 0) bp.dsum[x.r * p.num_heads + x.h] = sum;
+  if (active && x.c0 == 0) bp.dsum[x.h * bp.dsum_head_stride + x.r] = sum;
 }
 
 // dq = dq_accum rounded to T, head_dim columns of each (row, head): 8 columns a thread (two
@@ -291,6 +291,7 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   if (ws.data() == nullptr && rows > 0) throw CudaError("flashattn: empty workspace");
   bp.dq_accum = reinterpret_cast<float*>(ws.data());
   bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes);
+  bp.dsum_head_stride = rows;
   bp.semaphore = p.deterministic ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
   if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
   if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");

@@ -55,9 +55,13 @@ struct BwdParams {
   FwdParams fwd;  // q, k, v, out, lse (required), mask, modifiers, dropout
   Tensor dout, dq, dk, dv;
   // Workspace: dq in fp32, (total_q rows, num_heads, head_dim tier); D = rowsum(dO * O),
-  // (total_q rows, num_heads); one semaphore per (batch, head, query block) when deterministic.
+  // (num_heads, total_q rows) as LSE, so that a query block's D is one coalesced read (as
+  // (rows, heads) a warp's 32 rows lay num_heads * 4 bytes apart: 16x the shared wavefronts of
+  // the sm80 kernel's cp.async, session 25); one semaphore per (batch, head, query block) when
+  // deterministic.
   float* dq_accum = nullptr;
   float* dsum = nullptr;
+  int64_t dsum_head_stride = 0;  // total_q
   int32_t* semaphore = nullptr;
   int dq_accum_dim = 0;  // the head_dim tier: floats per (row, head) in dq_accum
   int num_n_blocks = 0;  // key blocks per (batch, kv head) in the grid

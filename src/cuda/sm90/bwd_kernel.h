@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           if (r < rows) {
             const float raw = p.lse[b * p.lse_batch_stride + cur.h * p.lse_head_stride + seq.row_begin_q + m0 + r];
             lse = raw == -INFINITY ? INFINITY : raw * sm80::kLog2e - P.lse_ks;
-            dsum = bp.dsum[(seq.row_global_q + m0 + r) * p.num_heads + cur.h] * P.inv_ks;
+            dsum = bp.dsum[cur.h * bp.dsum_head_stride + seq.row_global_q + m0 + r] * P.inv_ks;
           }
           sLse0[st * kBlockM + r] = lse;
           sDsum0[st * kBlockM + r] = dsum;

@@ -51,13 +51,24 @@ struct Mask {
     *hi = int(h);
   }
 
+  // Keys visible to every row of [row_begin, row_end): [*lo, *hi) within [0, seqlen_k], empty
+  // when *lo >= *hi (key_range's intersection where key_range is the union).
+  FA_HD void common_key_range(int row_begin, int row_end, int* lo, int* hi) const {
+    int64_t l = 0, h = seqlen_k;
+    if (left >= 0 && diag(row_end - 1) - left > l) l = diag(row_end - 1) - left;
+    if (right >= 0 && diag(row_begin) + right + 1 < h) h = diag(row_begin) + right + 1;
+    if (h < l) h = l;
+    *lo = int(l);
+    *hi = int(h);
+  }
+
   // True iff every key of [col_begin, col_end) is visible to every row of [row_begin, row_end):
-  // such a tile needs no element masking. Kernels run these tiles first and mask only the rest.
+  // such a tile needs no element masking. Kernels run these tiles first and mask only the rest;
+  // a kernel testing many key blocks of one row range keeps common_key_range's two bounds.
   FA_HD bool tile_unmasked(int row_begin, int row_end, int col_begin, int col_end) const {
-    if (col_begin < 0 || col_end > seqlen_k) return false;
-    if (left >= 0 && int64_t(col_begin) < diag(row_end - 1) - left) return false;
-    if (right >= 0 && int64_t(col_end - 1) > diag(row_begin) + right) return false;
-    return true;
+    int lo, hi;
+    common_key_range(row_begin, row_end, &lo, &hi);
+    return col_begin >= lo && col_end <= hi;
   }
 };
 

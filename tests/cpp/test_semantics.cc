@@ -128,6 +128,25 @@ TEST(Mask, KeyRangeIsExactUnion) {
   }
 }
 
+TEST(Mask, CommonKeyRangeIsExactIntersection) {
+  for (const MaskCase& c : mask_cases()) {
+    const Mask m = semantics::make_mask(c.sq, c.sk, c.left, c.right, c.causal);
+    const std::vector<char> vis = visibility(c);
+    for (auto [rb, re] : ranges(c.sq)) {
+      int lo, hi;
+      m.common_key_range(rb, re, &lo, &hi);
+      ASSERT_GE(lo, 0) << c.str();
+      ASSERT_LE(hi, c.sk) << c.str();
+      // Key j is in [lo, hi) iff every row of [rb, re) sees it.
+      for (int j = 0; j < c.sk; ++j) {
+        bool all = true;
+        for (int i = rb; i < re && all; ++i) all = vis[size_t(i) * c.sk + j];
+        ASSERT_EQ(j >= lo && j < hi, all) << c.str() << " rows [" << rb << "," << re << ") key " << j;
+      }
+    }
+  }
+}
+
 TEST(Mask, QueryRangeIsExactUnion) {
   for (const MaskCase& c : mask_cases()) {
     const Mask m = semantics::make_mask(c.sq, c.sk, c.left, c.right, c.causal);

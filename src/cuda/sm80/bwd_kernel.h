@@ -28,9 +28,6 @@
 #ifndef FLASHATTN_SM80_BWD_STMATRIX
 #define FLASHATTN_SM80_BWD_STMATRIX 1
 #endif
-#ifndef FLASHATTN_SM80_BWD_DQ_IN_DV
-#define FLASHATTN_SM80_BWD_DQ_IN_DV 1
-#endif
 
 namespace flashattn::cuda::sm80 {
 
@@ -54,7 +51,7 @@ struct WarpGrid {
 
 // Tile shape of one backward instantiation; the overrides are for bench/gpu/tune_sm80.cu.
 template <int kD_, int kDv_, int kBlockNOverride = 0, int kStagesOverride = 0, int kBlockMOverride = 0,
-          int kSwizzle_ = -1, int kStmatrix_ = -1, int kSplitP_ = -1, int kDqInDv_ = -1>
+          int kSwizzle_ = -1, int kStmatrix_ = -1, int kSplitP_ = -1>
 struct BwdConfig {
   static constexpr int kD = kD_, kDv = kDv_;
   static constexpr int kMaxD = kD > kDv ? kD : kDv;
@@ -114,14 +111,6 @@ struct BwdConfig {
   static constexpr bool kSplitP =
       kSplitP_ >= 0 ? kSplitP_ == 1
                     : kD == kDv && (kD == 128 || kD == 160 || kD == 192 || kD == 256) && FLASHATTN_SM80_BWD_SPLIT_P;
-  // dQ's reductions issued between the dV GEMM's k-steps (bwd_kernel: red_dq), as FA2 issues
-  // its atomics beside the next GEMM's mma, instead of all of them between the dQ and dV GEMMs
-  // (session 25's profile of the d64 kernel: 16 red.global a step in a row, the LDSMs after them
-  // throttled by the MIO queue); for tiers whose dQ is one column chunk, at head_dim <= 64.
-  // FLASHATTN_SM80_BWD_DQ_IN_DV=0 builds the old order.
-  static constexpr bool kDqInDv = kDqInDv_ >= 0 ? kDqInDv_ == 1
-                                                : kMaxD <= 64 && GridQ::kNT == kNTQC && FLASHATTN_SM80_BWD_DQ_IN_DV;
-  static_assert(!kDqInDv || GridQ::kNT == kNTQC, "dQ's reductions in the dV GEMM: one dQ column chunk");
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
@@ -447,8 +436,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     __syncthreads();  // P and dS complete
 
-    // dQ first: its reductions drain while the dV and dK GEMMs run (C::kDqInDv: issued between
-    // the dV GEMM's k-steps).
+    // dQ first: its reductions drain while the dV and dK GEMMs run. (Issued two by two between
+    // the dV GEMM's k-steps instead, FA2's order, they cost 2.6% at head_dim 64: session 26.)
     if (bp.deterministic) {
       // Key blocks add into a query block in increasing order: block n waits until the blocks
       // before it (from the first one that reaches this query block) have added theirs.
@@ -503,66 +492,37 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         warp_gemm_ss<kMTQ, kNTQC, kBlockN, Operand::kARowMajor, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
             acc_dq, sdS + q_row0 * C::kPitchS, sK + q_col0 + qc * kNTQC * 8, lane);
     };
-    // The semaphore's turn handed to the next key block once this one's reductions are issued.
-    auto dq_done = [&] {
-      if (bp.deterministic) {
-        __threadfence();
-        __syncthreads();
-        if (tid == 0) atomicAdd(bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block, 1);
-      }
-    };
-    // dV += P^T dO (hook: work between its k-steps), dK += dS^T Q.
-    auto gemm_dv = [&](auto hook) {
-      if constexpr (kSwz)  // P^T's columns from kv_row0 (kMTKV pairs a warp), dO's from kv_wc kCols
-        warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV, true>(
-            acc_dv, sP, sdO, lane, kv_row0, kv_wc * kColsV, hook);
-      else
-        warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
-            acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane, 0, 0, hook);
-    };
-    auto gemm_dk = [&] {
-      if constexpr (kSwz)
-        warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
-            acc_dk, sdS, sQ, lane, kv_row0, kv_wc * kColsK);
-      else
-        warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
-            acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
-    };
-    if constexpr (C::kDqInDv) {
-      // One dQ chunk; its kReds reductions spread evenly over the dV GEMM's k-steps, in one basic
-      // block with them (the guards are predicates, not branches).
+#pragma unroll
+    for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
       float acc_dq[kMTQ][kNTQC][4];
-      gemm_dq(acc_dq, 0);
-      constexpr int kReds = kMTQ * 2 * kNTQC, kKSteps = kBlockM / 16;
-      const bool guarded = !dq_full;
-      gemm_dv([&](int kk) {
+      gemm_dq(acc_dq, qc);
+      auto add_dq = [&](auto guarded_tag) {
 #pragma unroll
-        for (int q = 0; q < kReds; ++q) {
-          if (q < kk * kReds / kKSteps || q >= (kk + 1) * kReds / kKSteps) continue;
-          red_dq(acc_dq, 0, q / (2 * kNTQC), (q / kNTQC) % 2, q % kNTQC, guarded);
-        }
-      });
-      dq_done();
-      gemm_dk();
+        for (int mt = 0; mt < kMTQ; ++mt)
+#pragma unroll
+          for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+            for (int nt = 0; nt < kNTQC; ++nt) red_dq(acc_dq, qc, mt, hf, nt, decltype(guarded_tag)::value);
+      };
+      if (dq_full) add_dq(std::false_type());
+      else add_dq(std::true_type());
+    }
+    if (bp.deterministic) {
+      __threadfence();
+      __syncthreads();
+      if (tid == 0) atomicAdd(bp.semaphore + (int64_t(b) * p.num_heads + h) * bp.num_m_blocks + m_block, 1);
+    }
+
+    if constexpr (kSwz) {  // P^T's columns from kv_row0 (kMTKV pairs a warp), dO's / Q's from kv_wc kCols
+      warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV, true>(
+          acc_dv, sP, sdO, lane, kv_row0, kv_wc * kColsV);
+      warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ, true>(
+          acc_dk, sdS, sQ, lane, kv_row0, kv_wc * kColsK);
     } else {
-#pragma unroll
-      for (int qc = 0; qc < kNTQ / kNTQC; ++qc) {
-        float acc_dq[kMTQ][kNTQC][4];
-        gemm_dq(acc_dq, qc);
-        auto add_dq = [&](auto guarded_tag) {
-#pragma unroll
-          for (int mt = 0; mt < kMTQ; ++mt)
-#pragma unroll
-            for (int hf = 0; hf < 2; ++hf)
-#pragma unroll
-              for (int nt = 0; nt < kNTQC; ++nt) red_dq(acc_dq, qc, mt, hf, nt, decltype(guarded_tag)::value);
-        };
-        if (dq_full) add_dq(std::false_type());
-        else add_dq(std::true_type());
-      }
-      dq_done();
-      gemm_dv(NoHook());
-      gemm_dk();
+      warp_gemm_ss<kMTKV, kNTV, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchV>(
+          acc_dv, sP + kv_row0, sdO + kv_wc * kColsV, lane);
+      warp_gemm_ss<kMTKV, kNTK, kBlockM, Operand::kATransposed, Operand::kBKMajor, C::kPitchS, C::kPitchQ>(
+          acc_dk, sdS + kv_row0, sQ + kv_wc * kColsK, lane);
     }
     if (stages == 1 && s + 1 < steps) {
       __syncthreads();  // the one stage's Q, dO, LSE, D are free

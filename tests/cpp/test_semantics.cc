@@ -186,6 +186,8 @@ TEST(Mask, TileUnmaskedIffEveryElementVisible) {
               for (int j = cb; j < ce && all; ++j) all = j < c.sk && vis[size_t(i) * c.sk + j];
             ASSERT_EQ(m.tile_unmasked(rb, re, cb, ce), all)
                 << c.str() << " tile rows [" << rb << "," << re << ") cols [" << cb << "," << ce << ")";
+            ASSERT_EQ(m.tile_unmasked<true>(rb, re, cb, ce), all)  // the form by common_key_range
+                << c.str() << " tile rows [" << rb << "," << re << ") cols [" << cb << "," << ce << ")";
           }
   }
 }

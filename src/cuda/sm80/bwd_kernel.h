@@ -111,6 +111,9 @@ struct BwdConfig {
   static constexpr bool kSplitP =
       kSplitP_ >= 0 ? kSplitP_ == 1
                     : kD == kDv && (kD == 128 || kD == 160 || kD == 192 || kD == 256) && FLASHATTN_SM80_BWD_SPLIT_P;
+  // The per-step mask test's codegen form (semantics::Mask::tile_unmasked): by range at head_dim
+  // 64 (+1.2% on the H200, session 26), early exits elsewhere (+4-5% at 128 and 256).
+  static constexpr bool kMaskByRange = kD == 64 && kDv == 64;
   static_assert(!kSwizzle || kSwizzleFits,
                 "swizzled tiles: 128-byte segments, warp blocks on power-of-two chunk pairs");
   static constexpr int kPitchQ = kSwizzle ? kD : Pitch<kD>::value;
@@ -421,7 +424,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
       }
     };
-    const bool full = rows == kBlockM && cols == kBlockN && mask.tile_unmasked(m0, m0 + kBlockM, n0, n0 + kBlockN);
+    const bool full = rows == kBlockM && cols == kBlockN && mask.template tile_unmasked<C::kMaskByRange>(m0, m0 + kBlockM, n0, n0 + kBlockN);
     bool hoisted_mod = false;
     if constexpr (kExtras && kHoistMod) hoisted_mod = p.has_score_mod;
     if constexpr (kSplit) {

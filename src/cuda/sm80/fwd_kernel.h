@@ -40,6 +40,9 @@ struct FwdConfig {
   // at head_dim 64 and 256 (the rescale no longer interleaves with the exp pass); at 128 it is
   // what lets 64-key blocks fit the register file.
   static constexpr bool kSkipRescale = kSkipRescale_ >= 0 ? kSkipRescale_ == 1 : kMaxD > 64 && kMaxD <= 128;
+  // The per-tile mask test's codegen form (semantics::Mask::tile_unmasked): by range at head_dim
+  // 128 (+1.3% on the H200, session 26), early exits elsewhere (+6% at 64).
+  static constexpr bool kMaskByRange = kD == 128 && kDv == 128;
   // Plain kernel only: the row maximum over raw dot products and the scale folded into the
   // exponent (exp2(dot * scale_log2 - max), one FFMA), as FlashAttention-2 does; saves one FMUL
   // per score (session 12 run 2, seqlen 8192: head_dim 64 316 -> 331 TFLOP/s, 256 325 -> 330).
@@ -159,7 +162,7 @@ __global__ void __launch_bounds__(C::kThreads) fwd_kernel(const __grid_constant_
 
     // Scores in log2 units: modifiers, then the mask (only on tiles the mask cuts: one branch
     // per tile, not one per element).
-    const bool unmasked = mask.tile_unmasked(m0, m0 + rows, n0, n0 + kBlockN);
+    const bool unmasked = mask.template tile_unmasked<C::kMaskByRange>(m0, m0 + rows, n0, n0 + kBlockN);
     if (kExtras && p.has_score_mod) {  // (one branch outside the element loops)
       // ALiBi's distance: a row base (one conversion a row) minus a constant column offset,
       // exact (ScoreMod::alibi_bias).

@@ -424,7 +424,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
       }
     };
-    const bool full = rows == kBlockM && cols == kBlockN && mask.template tile_unmasked<C::kMaskByRange>(m0, m0 + kBlockM, n0, n0 + kBlockN);
+    const bool full = rows == kBlockM && cols == kBlockN &&
+                      mask.template tile_unmasked<C::kMaskByRange>(m0, m0 + kBlockM, n0, n0 + kBlockN);
     bool hoisted_mod = false;
     if constexpr (kExtras && kHoistMod) hoisted_mod = p.has_score_mod;
     if constexpr (kSplit) {

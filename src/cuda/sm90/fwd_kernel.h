@@ -407,11 +407,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
     }
     // The mask only on key blocks it cuts (keys past the sequence included): one branch per
-    // block, not one per element, against the tile's common key range (two registers: the
-    // test through Mask::tile_unmasked loaded a parameter and compared in 64 bits after S's
-    // wait, ~200 cycles a step at head_dim 128, session 25's profile); there each of this
-    // thread's two rows keeps its visible keys (key_range of one row), two 32-bit compares an
-    // element.
+    // block, not one per element, against the tile's common key range (Mask::tile_unmasked's
+    // test by range with the bounds kept in two registers; through tile_unmasked each step
+    // loaded a parameter and compared in 64 bits: +1-3% at head_dim 64 without, even at 128,
+    // session 26); there each of this thread's two rows keeps its visible keys (key_range of
+    // one row), two 32-bit compares an element.
     if (n0 < all_lo || n0 + kBlockN > all_hi) {
       int lo[2], hi[2];
 #pragma unroll

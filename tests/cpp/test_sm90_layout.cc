@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuda/sm90/config.h"
@@ -216,6 +217,82 @@ TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
   const int64_t last = (int64_t(1) << 24) * 127 - 1;
   const Fwd90Tile a = big(last), b = tile_by_division(last, int64_t(1) << 24, 127, true, false, 33);
   EXPECT_TRUE(a.m_block == b.m_block && a.bh == b.bh);
+}
+
+// The forward's stream-K tail (config.h Fwd90Split): every CTA's items, walked as the kernel
+// walks them, cover every (tile, key-block step) exactly once; a split tile has exactly two
+// pieces, the keys' first part [0, j) as the last item of CTA c (kMerge) and the rest [j, nk) as
+// the first tail item of CTA c + 1 (kPartial, whose slot c + 1 the merge reads); each CTA's
+// steps are within one tile's plus one step of the mean; no tail where the rounds come out even.
+TEST(Sm90Layout, StreamKTailCoversEveryStepOnce) {
+  for (int64_t tiles : {1, 5, 7, 131, 132, 133, 200, 2048, 2752, 1024})
+    for (int grid : {1, 2, 3, 7, 132})
+      for (int nk : {1, 2, 3, 16, 64, 103}) {
+        const int64_t g = std::min<int64_t>(grid, tiles);
+        const Fwd90Split split(tiles, g, nk);
+        const std::string where =
+            "tiles " + std::to_string(tiles) + " grid " + std::to_string(g) + " nk " + std::to_string(nk);
+        if (tiles % g == 0) {
+          ASSERT_EQ(split.width, 0) << where;
+        } else {
+          ASSERT_GT(split.width, nk) << where;
+        }
+        ASSERT_EQ(split.dp_rounds, split.width > 0 ? tiles / g - 1 : (tiles + g - 1) / g) << where;
+        std::vector<int> seen(size_t(tiles * nk), 0);
+        std::vector<int64_t> merge_tile(size_t(g), -1), partial_tile(size_t(g), -1);
+        std::vector<int> merge_j(size_t(g), -1), partial_j(size_t(g), -1);
+        int64_t most = 0;
+        for (int c = 0; c < g; ++c) {
+          int cursor = 0, items = 0, tail_items = 0;
+          int64_t steps = 0;
+          Fwd90Piece pc;
+          while (split.item(c, int(g), &cursor, &pc)) {
+            ASSERT_LT(items++, 4 * tiles + 8) << where;
+            if (pc.tile >= tiles) continue;  // (the last whole round past the last tile)
+            const bool tail = split.width > 0 && pc.tile >= split.tile0;
+            if (pc.role == Fwd90Piece::kWhole) {
+              pc.i_lo = 0;
+              pc.i_hi = nk;
+            }
+            ASSERT_TRUE(pc.i_lo >= 0 && pc.i_lo < pc.i_hi && pc.i_hi <= nk) << where;
+            for (int i = pc.i_lo; i < pc.i_hi; ++i) ++seen[size_t(pc.tile * nk + i)];
+            steps += pc.i_hi - pc.i_lo;
+            if (pc.role == Fwd90Piece::kPartial) {
+              ASSERT_EQ(tail_items, 0) << where << ": a partial piece is its CTA's first of the tail";
+              ASSERT_EQ(pc.i_hi, nk) << where;
+              partial_tile[size_t(c)] = pc.tile;
+              partial_j[size_t(c)] = pc.i_lo;
+            }
+            if (pc.role == Fwd90Piece::kMerge) {
+              ASSERT_EQ(pc.i_lo, 0) << where;
+              merge_tile[size_t(c)] = pc.tile;
+              merge_j[size_t(c)] = pc.i_hi;
+            }
+            if (tail) ++tail_items;
+            if (pc.role == Fwd90Piece::kMerge) {
+              ASSERT_FALSE(split.item(c, int(g), &cursor, &pc)) << where << ": a merge piece is its CTA's last";
+              break;
+            }
+          }
+          most = std::max(most, steps);
+        }
+        for (size_t k = 0; k < seen.size(); ++k) ASSERT_EQ(seen[k], 1) << where << " step " << k;
+        for (int c = 0; c < g; ++c) {
+          if (merge_tile[size_t(c)] < 0) continue;
+          ASSERT_LT(c + 1, g) << where;
+          EXPECT_EQ(partial_tile[size_t(c + 1)], merge_tile[size_t(c)]) << where << " cta " << c;
+          EXPECT_EQ(partial_j[size_t(c + 1)], merge_j[size_t(c)]) << where << " cta " << c;
+        }
+        for (int c = 0; c < g; ++c)
+          if (partial_tile[size_t(c)] >= 0) EXPECT_GE(merge_tile[size_t(c - 1)], 0) << where << " cta " << c;
+        const int64_t mean = (tiles * nk + g - 1) / g;
+        if (split.width > 0) EXPECT_LE(most, mean + 1) << where;
+      }
+  // 2048 tiles (head_dim 128, batch x seqlen 16k, 16 heads) of 64 steps on 132 SMs: 993 steps a
+  // CTA at most instead of 16 rounds' 1024.
+  const Fwd90Split h200(2048, 132, 64);
+  EXPECT_EQ(h200.dp_rounds, 14);
+  EXPECT_EQ(h200.dp_rounds * 64 + h200.width, 993);
 }
 
 }  // namespace

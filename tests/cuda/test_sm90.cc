@@ -367,6 +367,51 @@ TEST(Sm90, PersistentThreeCtasOneQBuffer) {
   SKIP_IF_NONE_RAN(ran);
 }
 
+// The stream-K tail (config.h Fwd90Split, no causal mask): grids of 5, 7 and 11 CTAs over tiles
+// that do not come out even cut tiles into a merged and a partial piece at many key positions
+// (each CTA's range starts at another step; the key blocks end in a partial one). Per tier: plain
+// bf16; fp16 with a softcap, ALiBi and dropout (the kernel with extras; head_dim 256's plain
+// kernel defers its epilogue, the extras kernel does not); GQA with short queries (two query heads
+// a tile). Then the default grid (one CTA an SM) over more tiles than SMs at head_dim 64 (three
+// consumer warpgroups) and 128, and FLASHATTN_SM90_STREAMK=0 (whole rounds) on the same shapes.
+TEST(Sm90, StreamKTail) {
+  REQUIRE_SM90();
+  int ran = 0;
+  auto spec = [](int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
+    Spec s;
+    s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+    s.head_dim = d;
+    s.batch = batch;
+    s.heads = heads;
+    s.heads_kv = heads / 2;
+    s.seqlen_q = variant == 2 ? 40 : sq;
+    s.seqlen_k = sk;
+    if (variant == 1) {
+      s.softcap = 25.0f;
+      s.alibi = 1;
+      s.dropout = 0.15f;
+    }
+    s.backend = Backend::Cuda;
+    s.seed = seed;
+    return s;
+  };
+  for (int d : {64, 96, 128, 192, 256})
+    for (const char* grid : {"5", "7", "11"})
+      for (int variant = 0; variant < 3; ++variant)
+        with_env("FLASHATTN_SM90_PERSISTENT", grid, [&] {
+          SCOPED_TRACE(std::string("grid ") + grid + ", variant " + std::to_string(variant));
+          ran += check_sm90_if_built(spec(d, variant, 3, 4, 500, 700, uint64_t(d * 10 + variant + 7000)));
+        });
+  for (const char* streamk : {"1", "0"})
+    with_env("FLASHATTN_SM90_STREAMK", streamk, [&] {
+      for (int d : {64, 128}) {
+        SCOPED_TRACE(std::string("default grid, FLASHATTN_SM90_STREAMK=") + streamk);
+        ran += check_sm90_if_built(spec(d, 0, 2, 16, 1100, 1000, uint64_t(d + 7100)));  // 192 / 288 tiles
+      }
+    });
+  SKIP_IF_NONE_RAN(ran);
+}
+
 // Causal tiles in head groups (config.h Fwd90TileMap, launch.cu): more (batch, head) pairs than
 // half the SMs take groups of a quarter of the SMs (72 pairs: 33 and 39 with the remainder),
 // between a quarter and half the SMs groups of a sixth where the tiles have 128 rows (48 pairs);

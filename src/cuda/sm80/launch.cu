@@ -13,6 +13,7 @@
 #include "cuda/prim/math.h"
 #include "cuda/sm80/check.h"
 #include "cuda/sm80/host.h"
+#include "cuda/workspace.h"
 
 namespace flashattn::cuda {
 
@@ -74,42 +75,6 @@ FwdParams make_fwd_params(const Problem& p) {
 }
 
 namespace {
-
-// Scratch memory from Context::allocator, else cudaMallocAsync/cudaFreeAsync on the stream:
-// freed in stream order after the kernels that use it, so no synchronization is needed. data()
-// is 256-byte aligned whatever the allocator returns (the block is 255 bytes larger): the sm90
-// backward's bulk reductions need 16-byte aligned rows.
-class Workspace {
- public:
-  Workspace(const Context& ctx, std::size_t bytes) : ctx_(ctx), bytes_(bytes == 0 ? 0 : bytes + 255) {
-    if (bytes_ == 0) return;
-    if (ctx_.allocator.allocate != nullptr) {
-      ptr_ = ctx_.allocator.allocate(bytes_, ctx_.allocator.user);
-      if (ptr_ == nullptr) throw CudaError("flashattn: Context::allocator returned null for the workspace");
-    } else {
-      check(cudaMallocAsync(&ptr_, bytes_, stream()), "cudaMallocAsync(workspace)");
-    }
-  }
-  ~Workspace() {
-    if (ptr_ == nullptr) return;
-    if (ctx_.allocator.allocate != nullptr) {
-      if (ctx_.allocator.deallocate != nullptr) ctx_.allocator.deallocate(ptr_, bytes_, ctx_.allocator.user);
-    } else {
-      cudaFreeAsync(ptr_, stream());  // a destructor cannot throw; an error here resurfaces on the next call
-    }
-  }
-  Workspace(const Workspace&) = delete;
-  Workspace& operator=(const Workspace&) = delete;
-  char* data() const {
-    return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(ptr_) + 255) & ~uintptr_t(255));
-  }
-  cudaStream_t stream() const { return static_cast<cudaStream_t>(ctx_.cuda_stream); }
-
- private:
-  const Context& ctx_;
-  std::size_t bytes_;
-  void* ptr_ = nullptr;
-};
 
 std::size_t round_up(std::size_t x) { return (x + 255) / 256 * 256; }
 

@@ -119,4 +119,79 @@ struct Fwd90TileMap {
   }
 };
 
+// The persistent forward's last rounds as stream-K (issue 4): tiles of equal length (no causal
+// mask, no window, no varlen) on a grid of G CTAs leave the last round rem = tiles % G of G SMs
+// busy (2048 tiles on 132 SMs: 16 rounds for 15.5 rounds of work, 3%). Here the first
+// dp_rounds = tiles / G - 1 rounds run whole tiles (tile_of), and the remaining G + rem tiles'
+// key blocks (steps, nk a tile) are cut into G ranges of `width` consecutive steps, one a CTA:
+// each CTA's work is then within one step of the mean. width > nk, so a range boundary falls
+// inside a tile at most once: such a tile has two pieces, its keys' first part [0, j) at the end
+// of CTA c's range (role kMerge) and the rest [j, nk) at the start of CTA c + 1's (role
+// kPartial). CTA c + 1 runs its piece first and writes its unnormalized O, row maxima and row sums
+// to slot c + 1 of a workspace; CTA c merges them into its own at the end of its range (waiting
+// on the slot's flag, which in practice is set a dozen tiles earlier; CTA c + 1's piece waits on
+// nothing, so the chain cannot deadlock) and writes O and the LSE.
+struct Fwd90Piece {
+  static constexpr int kWhole = 0, kPartial = 1, kMerge = 2;
+  int64_t tile;
+  int i_lo, i_hi;  // the tile's key-block steps i (block n_hi - 1 - i): [i_lo, i_hi)
+  int role;
+};
+struct Fwd90Split {
+  int dp_rounds = 0;  // rounds of whole tiles (before the tail; all of them without one)
+  int nk = 0;         // key-block steps of every tile
+  int width = 0;      // steps a CTA in the tail; 0: no tail
+  int tile0 = 0;      // the tail's first tile (dp_rounds * grid)
+  int steps = 0;      // the tail's steps ((tiles - tile0) * nk)
+  FastDiv by_nk;      // (a division by a run-time divisor would hoist its reciprocal into registers)
+
+  Fwd90Split() = default;
+  // tiles of nk steps each on a grid of `grid` CTAs (tiles below 2^31, sm90_eligible); no tail
+  // where the rounds come out even or the tail's steps would pass 2^30.
+  Fwd90Split(int64_t tiles, int64_t grid, int steps_a_tile) {
+    dp_rounds = grid > 0 ? int((tiles + grid - 1) / grid) : 0;
+    if (grid <= 0 || steps_a_tile <= 0 || tiles <= grid || tiles % grid == 0) return;
+    const int64_t rounds = tiles / grid - 1, tail_steps = (tiles - rounds * grid) * steps_a_tile;
+    if (tail_steps >= (int64_t(1) << 30)) return;
+    dp_rounds = int(rounds);
+    nk = steps_a_tile;
+    by_nk = FastDiv(uint32_t(nk));
+    tile0 = int(rounds * grid);
+    steps = int(tail_steps);
+    width = int((tail_steps + grid - 1) / grid);
+  }
+  // Tile of round r for CTA cta of `grid`: CTA c takes tile r * grid + c in even rounds and r *
+  // grid + grid - 1 - c in odd ones (the snake balances causal grids, whose tiles shorten along t:
+  // with plain striding CTA 0 took the longest tile of every round).
+  static FA_HD int64_t round_tile(int r, int grid, int cta) {
+    return int64_t(r) * grid + ((r & 1) ? grid - 1 - cta : cta);
+  }
+  // CTA cta's work item at cursor *c (0 first) and *c past it; false when none is left: the
+  // whole tile of round *c while *c < dp_rounds (possibly past the last tile: the caller skips
+  // those), then its tail pieces (*c - dp_rounds: steps into its range). Both computed and one
+  // selected, not branched: with a branch per kind the 160-register consumers of head_dim 64
+  // spilled (the kernel walks the items around its main loop).
+  FA_HD bool item(int cta, int grid, int* c, Fwd90Piece* out) const {
+    const bool dp = *c < dp_rounds;
+    const int u0 = begin(cta), u_end = end(cta);
+    int u = u0 + (*c - dp_rounds);
+    if (!dp && u >= u_end) return false;
+    const Fwd90Piece whole{round_tile(*c, grid, cta), 0, 0, Fwd90Piece::kWhole};
+    *out = dp ? whole : next(&u, u_end);
+    *c = dp ? *c + 1 : dp_rounds + (u - u0);
+    return true;
+  }
+  // CTA cta's tail: steps [begin(cta), end(cta)).
+  FA_HD int begin(int cta) const { return cta * width; }
+  FA_HD int end(int cta) const { return begin(cta) + width < steps ? begin(cta) + width : steps; }
+  // The piece at step *u (< end) and *u past it.
+  FA_HD Fwd90Piece next(int* u, int end) const {
+    const int k = int(by_nk.div(uint32_t(*u))), j = *u - k * nk;
+    const int len = end - *u < nk - j ? end - *u : nk - j;
+    *u += len;
+    const int role = j > 0 ? Fwd90Piece::kPartial : len < nk ? Fwd90Piece::kMerge : Fwd90Piece::kWhole;
+    return {tile0 + k, j, j + len, role};
+  }
+};
+
 }  // namespace flashattn::cuda::sm90

@@ -102,6 +102,16 @@ struct FwdParams90 {
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
+  // The last rounds as stream-K (config.h Fwd90Split; width 0: off): the launcher's split of
+  // `split_tiles` tiles over a grid of `split_grid` CTAs (it checks them against its own), the
+  // pieces' workspace (per slot, i.e. CTA, and consumer warpgroup: 128 threads' O, row maxima and
+  // row sums as float4s, thread fastest) and its flags (split_epoch: this launch's value, unique
+  // per launch, so the workspace needs no clearing). FLASHATTN_SM90_STREAMK=0 turns it off.
+  Fwd90Split split;
+  int64_t split_tiles = 0, split_grid = 0;
+  float4* split_part = nullptr;
+  unsigned long long* split_flag = nullptr;
+  unsigned long long split_epoch = 0;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
 #endif
@@ -141,13 +151,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
 
-  // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x, CTA c
-  // taking tile r * gridDim.x + c in even rounds and r * gridDim.x + gridDim.x - 1 - c in odd ones
-  // (the launcher's grid is min(tiles, SMs) with FwdParams90::persistent, else one CTA a tile and
-  // one round). The snake balances causal grids, whose tiles shorten along t: with plain striding
-  // CTA 0 took the longest tile of every round (16k causal: 14% more work than the last CTA).
-  // The order of the tiles: config.h Fwd90TileMap. Every warpgroup walks the same sequence, so
-  // producer and consumers agree on each tile.
+  // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x in a
+  // snake (config.h Fwd90Split::round_tile; 16k causal with plain striding: CTA 0 had 14% more
+  // work than the last), then the pieces of a stream-K tail where the launcher planned one
+  // (FwdParams90::split). The launcher's grid is min(tiles, SMs) with FwdParams90::persistent,
+  // else one CTA a tile and one round. The order of the tiles: config.h Fwd90TileMap. Every
+  // warpgroup walks the same sequence, so producer and consumers agree on each tile.
 #ifdef FLASHATTN_SM90_TRACE
   const long long trace_t0 = clock64();
   auto trace = [&](int role, int tile, int ev, uint32_t v = 0xffffffffu) {
@@ -175,10 +184,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
   SeqInfo seq;
   semantics::Mask mask;
-  const int64_t rounds = (num_tiles + gridDim.x - 1) / gridDim.x;
-  auto tile_of = [&](int64_t r) {
-    return r * gridDim.x + ((r & 1) ? gridDim.x - 1 - blockIdx.x : blockIdx.x);
-  };
+  int role = Fwd90Piece::kWhole;  // the tile's role (a piece of the stream-K tail, P.split)
   // Loads tile t into the variables above; false when its query block is past its sequence.
   auto load_tile = [&](int64_t t) {
     const Fwd90Tile tile = P.tiles(t);
@@ -202,6 +208,26 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     q_row = int(seq.row_begin_q) + m0;
     k_row0 = int(seq.row_begin_k);
     return true;
+  };
+  // The next work item at cursor *c into the variables above: whole tiles while *c is below
+  // P.split.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this CTA's
+  // pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only, as n_hi
+  // and n_count); false when none is left. Producer and consumers walk the same items, each with
+  // a cursor of its own (one register: kept across the main loop).
+  auto next_item = [&](int* c) {
+    for (;;) {
+      Fwd90Piece pc;
+      // (blockIdx.x through a volatile read: what derives from it is not held in registers
+      // across the tile loop.)
+      if (!P.split.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
+      if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
+      role = pc.role;
+      if (pc.role != Fwd90Piece::kWhole) {
+        n_hi -= pc.i_lo;
+        n_count = pc.i_hi - pc.i_lo;
+      }
+      return true;
+    }
   };
 
   if (threadIdx.x == 0) {
@@ -248,20 +274,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           tma_load_4d(smem + qs * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + qs, pn * 64, q_row, h, qb);
         ++q_loads;
       };
-      int64_t r = 0;
-      auto advance = [&] {  // the next tile from round r on into the variables; false when none is left
-        for (; r < rounds; ++r) {
-          const int64_t t = tile_of(r);
-          if (t < num_tiles && load_tile(t)) return true;
-        }
-        return false;
-      };
-      bool have = advance();
+      int cursor = 0;
+      bool have = next_item(&cursor);
       if (have) issue_q();
       while (have) {
         const int c_hi = n_hi, c_count = n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
-        ++r;
-        const bool next = advance();
+        const bool next = next_item(&cursor);
         const int q_at = q_bufs == 2 ? 0 : c_count - 1;
         // Key blocks from the last to the first: the masked diagonal block comes first.
         for (int i = 0; i < c_count; ++i, ++it) {
@@ -611,11 +629,65 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
   };
 
+  // The stream-K tail's pieces (config.h Fwd90Split): this warpgroup's part of slot `slot`: float4
+  // i of thread tid at i * 128 + tid (O's kNO / 4, then the row maxima and sums), and its flag.
+  constexpr int kPartF4 = kNO / 4 + 1;
+  auto part_of = [&](int slot) { return P.split_part + (int64_t(slot) * C::kConsumers + cw) * kPartF4 * 128 + tid; };
+  auto flag_of = [&](int slot) { return P.split_flag + int64_t(slot) * C::kConsumers + cw; };
+  // kPartial: O unnormalized, the row maxima (log2 units) and this thread's row sums out to slot
+  // blockIdx.x, then the flag (every thread's stores fenced before the barrier, the flag after).
+  auto save_partial = [&] {
+    float4* dst = part_of(blockIdx.x);
+#pragma unroll
+    for (int i = 0; i < kNO / 4; ++i)
+      __stcg(dst + i * 128, make_float4(acc_o[4 * i], acc_o[4 * i + 1], acc_o[4 * i + 2], acc_o[4 * i + 3]));
+    __stcg(dst + (kPartF4 - 1) * 128, make_float4(row_max[0], row_max[1], row_sum[0], row_sum[1]));
+    __threadfence();
+    named_bar_sync(1 + C::kConsumers + cw, 128);
+    if (tid == 0) st_release_gpu(flag_of(blockIdx.x), P.split_epoch);
+  };
+  // kMerge: the rest of the tile's keys from slot blockIdx.x + 1 (CTA blockIdx.x + 1's kPartial
+  // piece) merged into this thread's O, row maxima and sums, as the online softmax merges a block.
+  auto merge_partial = [&] {
+    if (tid == 0) {
+      // Bounded: a flag that never comes (a bug) traps instead of hanging.
+      const long long t0 = clock64();
+      while (ld_acquire_gpu(flag_of(blockIdx.x + 1)) != P.split_epoch) {
+        if (clock64() - t0 > (1ll << 36)) __trap();
+        __nanosleep(64);
+      }
+    }
+    named_bar_sync(1 + C::kConsumers + cw, 128);
+    const float4* src = part_of(blockIdx.x + 1);
+    const float4 st = __ldcg(src + (kPartF4 - 1) * 128);
+    const float m_other[2] = {st.x, st.y}, l_other[2] = {st.z, st.w};
+    float a_mine[2], a_other[2];
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const float m_new = fmaxf(row_max[hf], m_other[hf]);
+      const float m_use = semantics::safe_max(m_new);
+      a_mine[hf] = prim::exp2_approx(row_max[hf] - m_use);
+      a_other[hf] = prim::exp2_approx(m_other[hf] - m_use);
+      row_max[hf] = m_new;
+      row_sum[hf] = row_sum[hf] * a_mine[hf] + l_other[hf] * a_other[hf];
+    }
+    // Eight float4 loads in flight at a time (the compiler barrier keeps it from hoisting all of
+    // them: at head_dim 256 their 128 registers beside O's would spill).
+#pragma unroll
+    for (int i = 0; i < kNO / 4; ++i) {
+      if (i % 8 == 0) asm volatile("" ::: "memory");
+      const float4 o = __ldcg(src + i * 128);
+      acc_o[4 * i] = acc_o[4 * i] * a_mine[0] + o.x * a_other[0];
+      acc_o[4 * i + 1] = acc_o[4 * i + 1] * a_mine[0] + o.y * a_other[0];
+      acc_o[4 * i + 2] = acc_o[4 * i + 2] * a_mine[1] + o.z * a_other[1];
+      acc_o[4 * i + 3] = acc_o[4 * i + 3] * a_mine[1] + o.w * a_other[1];
+    }
+  };
+
   int tiles = 0;
   bool pending = false;  // kDeferOut: the last tile's write_out still to do
-  for (int64_t r = 0; r < rounds; ++r) {
-    const int64_t t = tile_of(r);
-    if (t >= num_tiles || !load_tile(t)) continue;
+  int cursor = 0;
+  while (next_item(&cursor)) {
     if constexpr (kExtras) {
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
       mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
@@ -680,6 +752,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty + q_slot);  // (else release_k did)
     ++tiles;
     it0 += n_count;
+    if (role == Fwd90Piece::kPartial) {  // the tile's rest is another CTA's: no O here
+      save_partial();
+      if constexpr (kDeferOut) {
+        // Nothing pending (write_out ran at S_0), but the compiler cannot know: without these
+        // definitions the last tile's o_out and fin stay live through the main loop (spills).
+        fin = Finished{};
+#pragma unroll
+        for (int ct = 0; ct < kDv / 8; ++ct) o_out[ct][0] = o_out[ct][1] = 0u;
+      }
+      continue;
+    }
+    if (role == Fwd90Piece::kMerge) merge_partial();
     finish();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 6);
 #ifdef FLASHATTN_SM90_TRACE

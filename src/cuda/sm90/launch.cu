@@ -5,8 +5,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "cuda/sm80/host.h"
 #include "cuda/sm90/fwd_kernel.h"
 #include "cuda/sm90/host.h"
+#include "cuda/workspace.h"
 
 namespace flashattn::cuda {
 namespace sm90 {
@@ -217,6 +221,32 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // this one runs); FLASHATTN_SM90_Q_PREFETCH=0: one.
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
+  // The last rounds as stream-K (config.h Fwd90Split) where every tile has the same keys (no
+  // causal mask, no window, no varlen) and the rounds do not come out even; FLASHATTN_SM90_STREAMK=0
+  // keeps whole tiles. The tiles and the grid as launch.h computes them (it checks they agree).
+  std::unique_ptr<Workspace> split_ws;
+  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 &&
+      sm90::env_choice("FLASHATTN_SM90_STREAMK", true)) {
+    const int rows_per_head = block_m / P.pack;
+    const int64_t tiles = int64_t((p.max_seqlen_q + rows_per_head - 1) / rows_per_head) * p.batch * (p.num_heads / P.pack);
+    const int64_t grid = P.sm_count < tiles ? P.sm_count : tiles;
+    P.split = sm90::Fwd90Split(tiles, grid, int((p.max_seqlen_k + block_n - 1) / block_n));
+    if (P.split.width > 0) {
+      P.split_tiles = tiles;
+      P.split_grid = grid;
+      // A slot per CTA: each consumer warpgroup's 128 threads x (head_dim_v tier / 8 + 1) float4s, and a flag.
+      const std::size_t slot_f4 = std::size_t(block_m / 64) * 128 * (kernel.head_dim_v / 8 + 1);
+      const std::size_t part_bytes = std::size_t(grid) * slot_f4 * 16;
+      split_ws = std::make_unique<Workspace>(context, part_bytes + std::size_t(grid) * (block_m / 64) * 8);
+      P.split_part = reinterpret_cast<float4*>(split_ws->data());
+      P.split_flag = reinterpret_cast<unsigned long long*>(split_ws->data() + part_bytes);
+      // Unique per launch in this process (and, from the clock, unlike another process's): a
+      // flag left in reused memory never matches.
+      static std::atomic<unsigned long long> epoch{
+          (static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) << 20) | 1};
+      P.split_epoch = epoch.fetch_add(1);
+    }
+  }
 #ifdef FLASHATTN_SM90_TRACE
   // The diagnostic timeline (fwd_kernel.h): a zeroed buffer, then the lines on stdout. It
   // synchronizes the stream: a measurement build only.

@@ -130,6 +130,26 @@ __device__ __forceinline__ void named_bar_arrive(int id, int threads) {
   asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// blockIdx.x as a volatile read (PTX 10.4 %ctaid): the compiler recomputes what derives from it
+// where it is used instead of hoisting it out of loops into registers held throughout.
+__device__ __forceinline__ uint32_t ctaid_x() {
+  uint32_t v;
+  asm volatile("mov.u32 %0, %%ctaid.x;\n" : "=r"(v));
+  return v;
+}
+
+// ---- release / acquire at GPU scope (PTX 9.7.9.8 st.release, 9.7.9.7 ld.acquire) ------------
+// A flag one CTA sets after its stores and another polls before its loads (the forward's stream-K
+// pieces, fwd_kernel.h).
+__device__ __forceinline__ void st_release_gpu(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.release.gpu.global.u64 [%0], %1;\n" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long ld_acquire_gpu(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];\n" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
 // ---- proxy fence (PTX 9.7.13.4, fence.proxy.async) -------------------------------------------
 // After ordinary st.shared and before a wgmma (async proxy) reads those bytes through a
 // descriptor: orders this thread's shared-memory writes with the async proxy's reads.

@@ -106,7 +106,7 @@ struct FwdParams90 {
   // `split_tiles` tiles over a grid of `split_grid` CTAs (it checks them against its own), the
   // pieces' workspace (per slot, i.e. CTA, and consumer warpgroup: 128 threads' O, row maxima and
   // row sums as float4s, thread fastest) and its flags (split_epoch: this launch's value, unique
-  // per launch, so the workspace needs no clearing). FLASHATTN_SM90_STREAMK=0 turns it off.
+  // per launch, so the workspace needs no clearing). The launcher decides (launch.cu).
   Fwd90Split split;
   int64_t split_tiles = 0, split_grid = 0;
   float4* split_part = nullptr;

@@ -222,15 +222,25 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h Fwd90Split) where every tile has the same keys (no
-  // causal mask, no window, no varlen) and the rounds do not come out even; FLASHATTN_SM90_STREAMK=0
-  // keeps whole tiles. The tiles and the grid as launch.h computes them (it checks they agree).
+  // causal mask, no window, no varlen) and the rounds do not come out even. By default where the
+  // model (key blocks a CTA) saves 2% or more and the tier is 128 or below: session 27 measured
+  // (H200, 3 rounds, non-causal, TFLOP/s stream-K / whole rounds) head_dim 128 2k 646 / 636, 4k
+  // 676 / 662, 8k 693 / 676 (models 2.7-3.0%), 1k even (2.3%), 512 484 / 497 (1.6%); head_dim 64
+  // 2k 496 / 484 (2.8%) but 8k 535 / 550 (0.7%); head_dim 256 8k 766 / 758 and 2k 699 / 707
+  // (2.9% both: each piece costs more there). FLASHATTN_SM90_STREAMK=1 splits wherever it can
+  // (tests), =0 never. The tiles and the grid as launch.h computes them (it checks they agree).
   std::unique_ptr<Workspace> split_ws;
-  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 &&
-      sm90::env_choice("FLASHATTN_SM90_STREAMK", true)) {
+  const char* sk_env = std::getenv("FLASHATTN_SM90_STREAMK");
+  const bool sk_force = sk_env != nullptr && sk_env[0] == '1', sk_off = sk_env != nullptr && sk_env[0] == '0';
+  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off) {
     const int rows_per_head = block_m / P.pack;
     const int64_t tiles = int64_t((p.max_seqlen_q + rows_per_head - 1) / rows_per_head) * p.batch * (p.num_heads / P.pack);
     const int64_t grid = P.sm_count < tiles ? P.sm_count : tiles;
-    P.split = sm90::Fwd90Split(tiles, grid, int((p.max_seqlen_k + block_n - 1) / block_n));
+    const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
+    P.split = sm90::Fwd90Split(tiles, grid, nk);
+    const double whole = double((tiles + grid - 1) / grid) * nk;  // key blocks a CTA in whole rounds
+    const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * nk + P.split.width) / whole : 0.0;
+    if (!sk_force && (saved < 0.02 || kernel.head_dim > 128)) P.split = sm90::Fwd90Split();
     if (P.split.width > 0) {
       P.split_tiles = tiles;
       P.split_grid = grid;

@@ -152,13 +152,15 @@ TEST(Sm90, VariantSkipRescale) {
 }
 
 // Every measured default turned off: one CTA a tile, two consumers, direct 4-byte stores, no
-// packing, dropout on the kernel with extras.
+// packing, dropout on the kernel with extras, one Q buffer, no stream-K tail, the tiers' default
+// key blocks.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
                                   {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"},
                                   {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"},
-                                  {"FLASHATTN_SM90_Q_PREFETCH", "0"}}));
+                                  {"FLASHATTN_SM90_Q_PREFETCH", "0"}, {"FLASHATTN_SM90_STREAMK", "0"},
+                                  {"FLASHATTN_SM90_BLOCKN", "default"}}));
 }
 
 // Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob
@@ -411,6 +413,12 @@ TEST(Sm90, StreamKTail) {
         ran += check_sm90_if_built(spec(d, 0, 2, 16, 1100, 1000, uint64_t(d + 7100)));  // 192 / 288 tiles
       }
     });
+  // The defaults from 8192 keys at head_dim 128: 176-key blocks (launch.cu) and the stream-K tail
+  // (a grid of 7 CTAs over 12 tiles of 47 key blocks, the last one partial).
+  with_env("FLASHATTN_SM90_PERSISTENT", "7", [&] {
+    SCOPED_TRACE("head_dim 128, 8192 keys, defaults");
+    ran += check_sm90_if_built(spec(128, 0, 1, 4, 300, 8192, 7200));
+  });
   SKIP_IF_NONE_RAN(ran);
 }
 

@@ -122,14 +122,15 @@ struct Fwd90TileMap {
 // The persistent forward's last rounds as stream-K (issue 4): tiles of equal length (no causal
 // mask, no window, no varlen) on a grid of G CTAs leave the last round rem = tiles % G of G SMs
 // busy (2048 tiles on 132 SMs: 16 rounds for 15.5 rounds of work, 3%). Here the first
-// dp_rounds = tiles / G - 1 rounds run whole tiles (round_tile), and the remaining G + rem tiles'
+// dp_rounds = tiles / G - 1 rounds run whole tiles (tile_of), and the remaining G + rem tiles'
 // key blocks (steps, nk a tile) are cut into G ranges of `width` consecutive steps, one a CTA:
 // each CTA's work is then within one step of the mean. width > nk, so a range boundary falls
 // inside a tile at most once: such a tile has two pieces, its keys' first part [0, j) at the end
 // of CTA c's range (role kMerge) and the rest [j, nk) at the start of CTA c + 1's (role
-// kPartial). Each piece writes its unnormalized O, row maxima and row sums to a workspace slot
-// and exchanges the pair's flag; the one that comes second merges the other's part and writes O
-// and the LSE (fwd_kernel.h piece_second: neither waits for the other).
+// kPartial). CTA c + 1 runs its piece first and writes its unnormalized O, row maxima and row sums
+// to slot c + 1 of a workspace; CTA c merges them into its own at the end of its range (waiting
+// on the slot's flag, which in practice is set a dozen tiles earlier; CTA c + 1's piece waits on
+// nothing, so the chain cannot deadlock) and writes O and the LSE.
 struct Fwd90Piece {
   static constexpr int kWhole = 0, kPartial = 1, kMerge = 2;
   int64_t tile;

@@ -104,10 +104,9 @@ struct FwdParams90 {
   int sm_count = 0;
   // The last rounds as stream-K (config.h Fwd90Split; width 0: off): the launcher's split of
   // `split_tiles` tiles over a grid of `split_grid` CTAs (it checks them against its own), the
-  // pieces' workspace (two slots a CTA, per consumer warpgroup 128 threads' O, row maxima and row
-  // sums as float4s, thread fastest) and its flags, one a CTA and consumer warpgroup
-  // (split_epoch: this launch's value, unique per launch, so the workspace needs no clearing).
-  // The launcher decides (launch.cu).
+  // pieces' workspace (per slot, i.e. CTA, and consumer warpgroup: 128 threads' O, row maxima and
+  // row sums as float4s, thread fastest) and its flags (split_epoch: this launch's value, unique
+  // per launch, so the workspace needs no clearing). The launcher decides (launch.cu).
   Fwd90Split split;
   int64_t split_tiles = 0, split_grid = 0;
   float4* split_part = nullptr;
@@ -630,44 +629,36 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
   };
 
-  // The stream-K tail's pieces (config.h Fwd90Split). Each CTA has two slots, one for the piece
-  // that starts its tail (kPartial) and one for the piece that ends it (kMerge); this warpgroup's
-  // part of a slot: float4 i of thread tid at i * 128 + tid (O's kNO / 4, then the row maxima and
-  // this thread's row sums). A split tile's two pieces (CTA c's kMerge, CTA c + 1's kPartial)
-  // share flag c + 1.
+  // The stream-K tail's pieces (config.h Fwd90Split): this warpgroup's part of slot `slot`: float4
+  // i of thread tid at i * 128 + tid (O's kNO / 4, then the row maxima and sums), and its flag.
   constexpr int kPartF4 = kNO / 4 + 1;
-  auto part_of = [&](int cta, bool merge_side) {
-    return P.split_part + ((int64_t(cta) * 2 + merge_side) * C::kConsumers + cw) * kPartF4 * 128 + tid;
-  };
-  // A piece done: O unnormalized, the row maxima (log2 units) and sums out to its slot (fenced),
-  // then tid 0 exchanges the pair's flag for this launch's epoch: the piece that finds the epoch
-  // there came second and merges the other's part into its own (as the online softmax merges a
-  // block, merge_other), then writes O and the LSE; the first writes nothing more. Neither waits
-  // for the other, so no schedule of the CTAs can deadlock. Returns whether this piece came second.
-  auto piece_second = [&] {
-    const int cta = int(blockIdx.x);
-    const bool merge_side = role == Fwd90Piece::kMerge;
-    float4* dst = part_of(cta, merge_side);
+  auto part_of = [&](int slot) { return P.split_part + (int64_t(slot) * C::kConsumers + cw) * kPartF4 * 128 + tid; };
+  auto flag_of = [&](int slot) { return P.split_flag + int64_t(slot) * C::kConsumers + cw; };
+  // kPartial: O unnormalized, the row maxima (log2 units) and this thread's row sums out to slot
+  // blockIdx.x, then the flag (every thread's stores fenced before the barrier, the flag after).
+  auto save_partial = [&] {
+    float4* dst = part_of(blockIdx.x);
 #pragma unroll
     for (int i = 0; i < kNO / 4; ++i)
       __stcg(dst + i * 128, make_float4(acc_o[4 * i], acc_o[4 * i + 1], acc_o[4 * i + 2], acc_o[4 * i + 3]));
     __stcg(dst + (kPartF4 - 1) * 128, make_float4(row_max[0], row_max[1], row_sum[0], row_sum[1]));
     __threadfence();
-    const int bar = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads (as write_out)
-    named_bar_sync(bar, 128);
-    bool second = false;
-    if (tid == 0) {
-      unsigned long long* flag = P.split_flag + int64_t(merge_side ? cta + 1 : cta) * C::kConsumers + cw;
-      second = atomicExch(flag, P.split_epoch) == P.split_epoch;
-      __threadfence();  // (acquire: the other piece's stores, fenced before its exchange)
-    }
-    return named_bar_or(bar, 128, second);
+    named_bar_sync(1 + C::kConsumers + cw, 128);
+    if (tid == 0) st_release_gpu(flag_of(blockIdx.x), P.split_epoch);
   };
-  // ... and the second merges the other's part into its own.
-  auto merge_other = [&] {
-    const int cta = int(blockIdx.x);
-    const bool merge_side = role == Fwd90Piece::kMerge;
-    const float4* src = part_of(merge_side ? cta + 1 : cta - 1, !merge_side);
+  // kMerge: the rest of the tile's keys from slot blockIdx.x + 1 (CTA blockIdx.x + 1's kPartial
+  // piece) merged into this thread's O, row maxima and sums, as the online softmax merges a block.
+  auto merge_partial = [&] {
+    if (tid == 0) {
+      // Bounded: a flag that never comes (a bug) traps instead of hanging.
+      const long long t0 = clock64();
+      while (ld_acquire_gpu(flag_of(blockIdx.x + 1)) != P.split_epoch) {
+        if (clock64() - t0 > (1ll << 36)) __trap();
+        __nanosleep(64);
+      }
+    }
+    named_bar_sync(1 + C::kConsumers + cw, 128);
+    const float4* src = part_of(blockIdx.x + 1);
     const float4 st = __ldcg(src + (kPartF4 - 1) * 128);
     const float m_other[2] = {st.x, st.y}, l_other[2] = {st.z, st.w};
     float a_mine[2], a_other[2];
@@ -761,7 +752,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty + q_slot);  // (else release_k did)
     ++tiles;
     it0 += n_count;
-    if (role != Fwd90Piece::kWhole && !piece_second()) {  // the tile's other piece writes it
+    if (role == Fwd90Piece::kPartial) {  // the tile's rest is another CTA's: no O here
+      save_partial();
       if constexpr (kDeferOut) {
         // Nothing pending (write_out ran at S_0), but the compiler cannot know: without these
         // definitions the last tile's o_out and fin stay live through the main loop (spills).
@@ -771,7 +763,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
       continue;
     }
-    if (role != Fwd90Piece::kWhole) merge_other();
+    if (role == Fwd90Piece::kMerge) merge_partial();
     finish();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 6);
 #ifdef FLASHATTN_SM90_TRACE

@@ -250,10 +250,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     if (P.split.width > 0) {
       P.split_tiles = tiles;
       P.split_grid = grid;
-      // Two slots a CTA: each consumer warpgroup's 128 threads x (head_dim_v tier / 8 + 1) float4s;
-      // a flag a CTA and consumer warpgroup.
+      // A slot per CTA: each consumer warpgroup's 128 threads x (head_dim_v tier / 8 + 1) float4s, and a flag.
       const std::size_t slot_f4 = std::size_t(block_m / 64) * 128 * (kernel.head_dim_v / 8 + 1);
-      const std::size_t part_bytes = std::size_t(grid) * 2 * slot_f4 * 16;
+      const std::size_t part_bytes = std::size_t(grid) * slot_f4 * 16;
       split_ws = std::make_unique<Workspace>(context, part_bytes + std::size_t(grid) * (block_m / 64) * 8);
       P.split_part = reinterpret_cast<float4*>(split_ws->data());
       P.split_flag = reinterpret_cast<unsigned long long*>(split_ws->data() + part_bytes);

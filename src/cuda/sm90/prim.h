@@ -126,21 +126,6 @@ __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
 __device__ __forceinline__ void named_bar_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
-// bar.red.or: a named barrier that also ORs a predicate over its threads (PTX 9.7.13.1).
-__device__ __forceinline__ bool named_bar_or(int id, int threads, bool pred) {
-  uint32_t r;
-  asm volatile(
-      "{\n"
-      ".reg .pred q, p;\n"
-      "setp.ne.u32 q, %1, 0;\n"
-      "bar.red.or.pred p, %2, %3, q;\n"
-      "selp.u32 %0, 1, 0, p;\n"
-      "}\n"
-      : "=r"(r)
-      : "r"(uint32_t(pred)), "r"(id), "r"(threads)
-      : "memory");
-  return r != 0;
-}
 __device__ __forceinline__ void named_bar_arrive(int id, int threads) {
   asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
@@ -150,6 +135,18 @@ __device__ __forceinline__ void named_bar_arrive(int id, int threads) {
 __device__ __forceinline__ uint32_t ctaid_x() {
   uint32_t v;
   asm volatile("mov.u32 %0, %%ctaid.x;\n" : "=r"(v));
+  return v;
+}
+
+// ---- release / acquire at GPU scope (PTX 9.7.9.8 st.release, 9.7.9.7 ld.acquire) ------------
+// A flag one CTA sets after its stores and another polls before its loads (the forward's stream-K
+// pieces, fwd_kernel.h).
+__device__ __forceinline__ void st_release_gpu(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.release.gpu.global.u64 [%0], %1;\n" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long ld_acquire_gpu(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];\n" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
 

@@ -284,7 +284,10 @@ TEST(Sm90Layout, StreamKTailCoversEveryStepOnce) {
           EXPECT_EQ(partial_j[size_t(c + 1)], merge_j[size_t(c)]) << where << " cta " << c;
         }
         for (int c = 0; c < g; ++c)
-          if (partial_tile[size_t(c)] >= 0) EXPECT_GE(merge_tile[size_t(c - 1)], 0) << where << " cta " << c;
+          if (partial_tile[size_t(c)] >= 0) {
+            ASSERT_GT(c, 0) << where;
+            EXPECT_GE(merge_tile[size_t(c - 1)], 0) << where << " cta " << c;
+          }
         const int64_t mean = (tiles * nk + g - 1) / g;
         if (split.width > 0) EXPECT_LE(most, mean + 1) << where;
       }

@@ -122,7 +122,7 @@ struct Fwd90TileMap {
 // The persistent forward's last rounds as stream-K (issue 4): tiles of equal length (no causal
 // mask, no window, no varlen) on a grid of G CTAs leave the last round rem = tiles % G of G SMs
 // busy (2048 tiles on 132 SMs: 16 rounds for 15.5 rounds of work, 3%). Here the first
-// dp_rounds = tiles / G - 1 rounds run whole tiles (tile_of), and the remaining G + rem tiles'
+// dp_rounds = tiles / G - 1 rounds run whole tiles (round_tile), and the remaining G + rem tiles'
 // key blocks (steps, nk a tile) are cut into G ranges of `width` consecutive steps, one a CTA:
 // each CTA's work is then within one step of the mean. width > nk, so a range boundary falls
 // inside a tile at most once: such a tile has two pieces, its keys' first part [0, j) at the end

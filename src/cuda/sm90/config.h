@@ -119,6 +119,16 @@ struct Fwd90TileMap {
   }
 };
 
+// The forward's grid: tiles of rows_per_head query rows of each of `pairs` (batch, head pack)
+// pairs, and the CTAs that walk them (persistent: at most sm_count; else one a tile). One formula
+// for the launcher (launch.h) and the stream-K plan (launch.cu), which must agree.
+inline int64_t fwd90_tiles(int64_t seqlen_q, int rows_per_head, int64_t pairs) {
+  return (seqlen_q + rows_per_head - 1) / rows_per_head * pairs;
+}
+inline int64_t fwd90_grid(int64_t tiles, bool persistent, int sm_count) {
+  return persistent && sm_count > 0 && sm_count < tiles ? sm_count : tiles;
+}
+
 // The persistent forward's last rounds as stream-K (issue 4): tiles of equal length (no causal
 // mask, no window, no varlen) on a grid of G CTAs leave the last round rem = tiles % G of G SMs
 // busy (2048 tiles on 132 SMs: 16 rounds for 15.5 rounds of work, 3%). Here the first

@@ -218,7 +218,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (;;) {
       Fwd90Piece pc;
       // (blockIdx.x through a volatile read: what derives from it is not held in registers
-      // across the tile loop.)
+      // across the tile loop; with blockIdx.x the head_dim-64 three-consumer kernels, the 176-key
+      // tier and the 256 extras kernel spill 36-432 B, tools/sass_report.py.)
       if (!P.split.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
       if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
       role = pc.role;

@@ -239,9 +239,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const char* sk_env = std::getenv("FLASHATTN_SM90_STREAMK");
   const bool sk_force = sk_env != nullptr && sk_env[0] == '1', sk_off = sk_env != nullptr && sk_env[0] == '0';
   if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off) {
-    const int rows_per_head = block_m / P.pack;
-    const int64_t tiles = int64_t((p.max_seqlen_q + rows_per_head - 1) / rows_per_head) * p.batch * (p.num_heads / P.pack);
-    const int64_t grid = P.sm_count < tiles ? P.sm_count : tiles;
+    const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
+    const int64_t grid = sm90::fwd90_grid(tiles, P.persistent != 0, P.sm_count);
     const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
     P.split = sm90::Fwd90Split(tiles, grid, nk);
     const double whole = double((tiles + grid - 1) / grid) * nk;  // key blocks a CTA in whole rounds

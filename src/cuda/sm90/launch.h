@@ -17,14 +17,14 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     std::to_string(C::kBlockN));
   const int rows_per_head = C::kBlockM / P.pack;  // (pack is 1 for the extras kernel: launch.cu)
   P.p.num_m_blocks = (P.p.seqlen_q + rows_per_head - 1) / rows_per_head;
-  const int64_t tiles = int64_t(P.p.num_m_blocks) * P.p.batch * (P.p.num_heads / P.pack);
+  const int64_t pairs = int64_t(P.p.batch) * (P.p.num_heads / P.pack);
+  const int64_t tiles = fwd90_tiles(P.p.seqlen_q, rows_per_head, pairs);
   if (tiles == 0) return;
   if (tiles >= (int64_t(1) << 31)) throw CudaError("flashattn: internal error: sm90 forward with 2^31 tiles or more");
-  const int64_t pairs = int64_t(P.p.batch) * (P.p.num_heads / P.pack);
   P.tiles = Fwd90TileMap(pairs, P.p.num_m_blocks, P.p.causal, P.p.cu_seqlens_q != nullptr, P.group_heads);
   P.heads_div = FastDiv(uint32_t(P.p.num_heads / P.pack));
   P.rows_div = FastDiv(uint32_t(rows_per_head));
-  const int64_t blocks = P.persistent && P.sm_count > 0 && P.sm_count < tiles ? P.sm_count : tiles;
+  const int64_t blocks = fwd90_grid(tiles, P.persistent != 0, P.sm_count);
   check_grid(blocks);
   if (P.split.width > 0 && (tiles != P.split_tiles || blocks != P.split_grid))
     throw CudaError("flashattn: internal error: sm90 forward stream-K tail planned for " + std::to_string(P.split_tiles) +

@@ -219,7 +219,7 @@ TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
   EXPECT_TRUE(a.m_block == b.m_block && a.bh == b.bh);
 }
 
-// The forward's stream-K tail (config.h Fwd90Split): every CTA's items, walked as the kernel
+// The forward's stream-K tail (config.h StreamK): every CTA's items, walked as the kernel
 // walks them, cover every (tile, key-block step) exactly once; a split tile has exactly two
 // pieces, the keys' first part [0, j) as the last item of CTA c (kMerge) and the rest [j, nk) as
 // the first tail item of CTA c + 1 (kPartial, whose slot c + 1 the merge reads); each CTA's
@@ -229,7 +229,7 @@ TEST(Sm90Layout, StreamKTailCoversEveryStepOnce) {
     for (int grid : {1, 2, 3, 7, 132})
       for (int nk : {1, 2, 3, 16, 64, 103}) {
         const int64_t g = std::min<int64_t>(grid, tiles);
-        const Fwd90Split split(tiles, g, nk);
+        const StreamK split(tiles, g, nk);
         const std::string where =
             "tiles " + std::to_string(tiles) + " grid " + std::to_string(g) + " nk " + std::to_string(nk);
         if (tiles % g == 0) {
@@ -245,31 +245,31 @@ TEST(Sm90Layout, StreamKTailCoversEveryStepOnce) {
         for (int c = 0; c < g; ++c) {
           int cursor = 0, items = 0, tail_items = 0;
           int64_t steps = 0;
-          Fwd90Piece pc;
+          StreamKPiece pc;
           while (split.item(c, int(g), &cursor, &pc)) {
             ASSERT_LT(items++, 4 * tiles + 8) << where;
             if (pc.tile >= tiles) continue;  // (the last whole round past the last tile)
             const bool tail = split.width > 0 && pc.tile >= split.tile0;
-            if (pc.role == Fwd90Piece::kWhole) {
+            if (pc.role == StreamKPiece::kWhole) {
               pc.i_lo = 0;
               pc.i_hi = nk;
             }
             ASSERT_TRUE(pc.i_lo >= 0 && pc.i_lo < pc.i_hi && pc.i_hi <= nk) << where;
             for (int i = pc.i_lo; i < pc.i_hi; ++i) ++seen[size_t(pc.tile * nk + i)];
             steps += pc.i_hi - pc.i_lo;
-            if (pc.role == Fwd90Piece::kPartial) {
+            if (pc.role == StreamKPiece::kPartial) {
               ASSERT_EQ(tail_items, 0) << where << ": a partial piece is its CTA's first of the tail";
               ASSERT_EQ(pc.i_hi, nk) << where;
               partial_tile[size_t(c)] = pc.tile;
               partial_j[size_t(c)] = pc.i_lo;
             }
-            if (pc.role == Fwd90Piece::kMerge) {
+            if (pc.role == StreamKPiece::kMerge) {
               ASSERT_EQ(pc.i_lo, 0) << where;
               merge_tile[size_t(c)] = pc.tile;
               merge_j[size_t(c)] = pc.i_hi;
             }
             if (tail) ++tail_items;
-            if (pc.role == Fwd90Piece::kMerge) {
+            if (pc.role == StreamKPiece::kMerge) {
               ASSERT_FALSE(split.item(c, int(g), &cursor, &pc)) << where << ": a merge piece is its CTA's last";
               break;
             }
@@ -293,7 +293,7 @@ TEST(Sm90Layout, StreamKTailCoversEveryStepOnce) {
       }
   // 2048 tiles (head_dim 128, batch x seqlen 16k, 16 heads) of 64 steps on 132 SMs: 993 steps a
   // CTA at most instead of 16 rounds' 1024.
-  const Fwd90Split h200(2048, 132, 64);
+  const StreamK h200(2048, 132, 64);
   EXPECT_EQ(h200.dp_rounds, 14);
   EXPECT_EQ(h200.dp_rounds * 64 + h200.width, 993);
 }

@@ -369,7 +369,7 @@ TEST(Sm90, PersistentThreeCtasOneQBuffer) {
   SKIP_IF_NONE_RAN(ran);
 }
 
-// The stream-K tail (config.h Fwd90Split, no causal mask): grids of 5 and 11 CTAs over tiles
+// The stream-K tail (config.h StreamK, no causal mask): grids of 5 and 11 CTAs over tiles
 // that do not come out even cut tiles into a merged and a partial piece at many key positions
 // (each CTA's range starts at another step; the key blocks end in a partial one). Per tier: plain
 // bf16; fp16 with a softcap, ALiBi and dropout (the kernel with extras; head_dim 256's plain

@@ -138,11 +138,22 @@ struct QueryWalk {
     const int num_m = q_hi > q_lo ? (q_hi + block_m - 1) / block_m - m_lo : 0;
     m_end = m_lo + num_m;
     m_start = m_lo;
-    if (rotate && num_m > 1) m_start = m_lo + int(int64_t(n_block) * num_m / num_n_blocks) % num_m;
+    // (In 32 bits: a 64-bit division is a call, whose register saves made the sm90 backward's
+    // consumers spill where they walk several key blocks. Past 2^32 the product wraps, which
+    // only moves the start: any start inside the walk is one.)
+    if (rotate && num_m > 1)
+      m_start = m_lo + int(uint32_t(n_block) * uint32_t(num_m) / uint32_t(num_n_blocks) % uint32_t(num_m));
     steps = num_m * group;
   }
+  QueryWalk() = default;
   // The first step of the group whose first query head is h0.
   __device__ __forceinline__ Step first(int h0) const { return {h0, m_start}; }
+  // Step i (0 <= i < steps) of that walk: where i calls of next() from first(h0) lead.
+  __device__ __forceinline__ Step at(int h0, int i) const {
+    const int num_m = m_end - m_lo, hh = i / num_m, r = i - hh * num_m;
+    const int m = m_start + r;
+    return {h0 + hh, m >= m_end ? m - num_m : m};
+  }
   __device__ __forceinline__ Step next(Step t) const {
     if (++t.m_block == m_end) t.m_block = m_lo;
     if (t.m_block == m_start) ++t.h;

@@ -42,6 +42,7 @@
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
 #include "cuda/sm90/bwd_config.h"
+#include "cuda/sm90/config.h"
 #include "cuda/sm90/prim.h"
 #include "cuda/sm90/wgmma_ops.h"
 #include "semantics/mask.h"
@@ -79,6 +80,20 @@ struct BwdParams90 {
   // value): softmax's scale for the plain-score schedule (bwd90_lag: dS without it), else 1.
   float* dq_scale_out = nullptr;
   CUtensorMap tma_dq{};
+  // The CTAs' work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a tile's
+  // query walk). Without a tail (width 0) one CTA a tile, the launcher's StreamK(tiles, tiles, 0).
+  // With one (the launcher's plan, bwd_launch.cu: tiles of equal walks only, not deterministic)
+  // a persistent grid of split_grid CTAs, whose last rounds cut the walks of the remaining tiles
+  // into equal ranges: a tile cut between CTAs c and c + 1 has two pieces, CTA c + 1's first item
+  // (kPartial: its dK and dV accumulators, unscaled, to slot c + 1 of split_part, float4 i of
+  // consumer thread t at i * 256 + t, then the slot's flag set to split_epoch, unique per launch)
+  // and CTA c's last (kMerge: waits for the flag, adds the slot into its accumulators, writes dK
+  // and dV). dQ needs no merge: every step adds its own.
+  StreamK split;
+  int64_t split_tiles = 0, split_grid = 0;
+  float4* split_part = nullptr;
+  unsigned long long* split_flag = nullptr;
+  unsigned long long split_epoch = 0;
 };
 
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup. It
@@ -130,37 +145,71 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* p_full = dq_empty + C::kBarsdQEmpty;  // kSplitD: the exchange tile stored (warpgroup 0)
   uint64_t* p_empty = p_full + 1;                 // ... and read (warpgroup 1)
   uint64_t* s_done = p_full + 2;                  // ... and warpgroup 0's S^T complete (serial_sdp)
+  uint64_t* kv_empty = p_full + C::kBarsP;        // the consumers' last reads of an item's K and V done
+  uint64_t* merge_ready = kv_empty + 1;           // the stream-K partner's partial dK, dV landed (warp 3)
 
-  // Key blocks of one (batch, kv head) are adjacent (as in the sm80 kernel's grid); when
-  // deterministic, the last key block first: each query block takes its key blocks' dQ in
-  // decreasing order, so a CTA waits only for CTAs launched before it, and under a causal or
-  // sliding-window mask (a key block's first query block grows with it) key block n + 1 reaches
-  // a query block one step before key block n: no CTA waits in the steady state. (In increasing
-  // order every CTA waited for its predecessor's extra steps: the causal backward took as long
-  // as the full one, session 7. The price: under a causal mask the longest CTAs launch last.)
-  const int64_t bid = blockIdx.x;
-  const int n_idx = int(bid % bp.num_n_blocks);
-  const int n_block = bp.deterministic ? bp.num_n_blocks - 1 - n_idx : n_idx;
-  const int64_t bhk = bid / bp.num_n_blocks;
-  const int b = int(bhk / p.num_heads_kv), hk = int(bhk % p.num_heads_kv);
-  const sm80::SeqInfo seq(p, b);
-  const int n0 = n_block * kBlockN;
-  if (n0 >= seq.seqlen_k) return;  // every thread of the CTA leaves together
-  const int cols = min(kBlockN, seq.seqlen_k - n0);
-  const semantics::Mask mask =
-      semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-  const sm80::QueryWalk walk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, n_block, bp.num_n_blocks);
-  const int steps = walk.steps;
-  // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
-  const int qb = p.cu_seqlens_q != nullptr ? 0 : b;
-  const int kb = p.cu_seqlens_k != nullptr ? 0 : b;
+  // Tiles: (key block, batch, kv head), key blocks of one (batch, kv head) adjacent (as in the
+  // sm80 kernel's grid); when deterministic, the last key block first: each query block takes
+  // its key blocks' dQ in decreasing order, so a CTA waits only for CTAs launched before it, and
+  // under a causal or sliding-window mask (a key block's first query block grows with it) key
+  // block n + 1 reaches a query block one step before key block n: no CTA waits in the steady
+  // state. (In increasing order every CTA waited for its predecessor's extra steps: the causal
+  // backward took as long as the full one, session 7. The price: under a causal mask the longest
+  // CTAs launch last.) A CTA's items (P.split): its tile, or with a stream-K tail its whole tiles
+  // and then its pieces. Every role (producer, LSE/D warp, dQ writer, consumers) walks the same
+  // items with a cursor of its own, and counts its steps over all of them (g: ring stage, dS,
+  // dQ and keep buffers, and their phases, as one walk).
+  const int64_t num_tiles = int64_t(bp.num_n_blocks) * p.batch * p.num_heads_kv;
+  int n_block = 0, b = 0, hk = 0, n0 = 0, cols = 0, qb = 0, kb = 0;
+  sm80::SeqInfo seq;
+  semantics::Mask mask;
+  sm80::QueryWalk walk;
+  int role = StreamKPiece::kWhole, step0 = 0, steps = 0;  // the item: steps [step0, step0 + steps) of the walk
+  // Tile t into the variables above; false when its key block is past its sequence (varlen).
+  // (32-bit divisions: tiles < 2^31, the launcher's check_grid; a 64-bit one is a call whose
+  // register saves made the consumers spill.)
+  auto load_tile = [&](int64_t t) {
+    const uint32_t bhk = uint32_t(t) / uint32_t(bp.num_n_blocks);
+    const int n_idx = int(uint32_t(t) - bhk * uint32_t(bp.num_n_blocks));
+    n_block = bp.deterministic ? bp.num_n_blocks - 1 - n_idx : n_idx;
+    b = int(bhk / uint32_t(p.num_heads_kv));
+    hk = int(bhk - uint32_t(b) * uint32_t(p.num_heads_kv));
+    seq = sm80::SeqInfo(p, b);
+    n0 = n_block * kBlockN;
+    if (n0 >= seq.seqlen_k) return false;
+    cols = min(kBlockN, seq.seqlen_k - n0);
+    mask = semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+    walk = sm80::QueryWalk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, n_block, bp.num_n_blocks);
+    // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
+    qb = p.cu_seqlens_q != nullptr ? 0 : b;
+    kb = p.cu_seqlens_k != nullptr ? 0 : b;
+    return true;
+  };
+  // The next item at cursor *c into the variables above; false when none is left. (blockIdx.x
+  // through a volatile read, as in the forward: nothing derived from it held across the loops.)
+  auto next_item = [&](int* c) {
+    for (;;) {
+      StreamKPiece pc;
+      if (!P.split.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
+      if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;
+      role = pc.role;
+      const bool whole = pc.role == StreamKPiece::kWhole;
+      step0 = whole ? 0 : pc.i_lo;
+      steps = whole ? walk.steps : pc.i_hi - pc.i_lo;
+      return true;
+    }
+  };
 
-  // Steps walk (query head of the group, query block), query blocks fastest (sm80::QueryWalk).
+  // Steps walk (query head of the group, query block), query blocks fastest (sm80::QueryWalk);
+  // an item's first: walk.at(hk * p.group, step0).
   using Step = sm80::QueryWalk::Step;
   auto next = [&](Step t) { return walk.next(t); };
+  auto first_step = [&] { return walk.at(hk * p.group, step0); };
 
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
+    mbar_init(kv_empty, 256);  // every consumer thread, after its item's last GEMM reading K or V
+    mbar_init(merge_ready, 1);  // warp 3's lane 0, after the flag of the slot its kMerge piece reads
     for (int s = 0; s < kStages; ++s) {
       mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
       // Every consumer thread, after its own last read of the stage; kDqStage: every lane of the
@@ -185,57 +234,71 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     regs_dealloc<24>();
 #endif
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    // No step: no load either (a CTA must not exit with TMA copies into its shared memory in flight).
-    if (steps == 0) return;
+    // An item without steps loads nothing (its dK and dV are zeros; a CTA must not exit with TMA
+    // copies into its shared memory in flight).
     if (threadIdx.x == 0) {
       prefetch_tensor_map(&P.tma_q);
       prefetch_tensor_map(&P.tma_do);
       prefetch_tensor_map(&P.tma_k);
       prefetch_tensor_map(&P.tma_v);
-      const int k_row = int(seq.row_begin_k) + n0;
-      mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
+      // g: steps loaded over all items; items: K/V tiles loaded. An item's K and V go out after
+      // the Q and dO of its first kStages steps, which only wait for the previous item's steps
+      // (q_empty), while K and V wait for its last GEMMs to have read the tile (kv_empty).
+      int g = 0, items = 0, cursor = 0;
+      while (next_item(&cursor)) {
+        Step cur = steps > 0 ? first_step() : Step{0, 0};
+        const int kv_at = min(steps, kStages) - 1;
+        for (int s = 0; s < steps; ++s, ++g, cur = next(cur)) {
+          const int st = g % kStages;
+          if (g >= kStages) mbar_wait_idle(q_empty + st, ((g / kStages) & 1) ^ 1);
+          const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
+          mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
 #pragma unroll
-      for (int pn = 0; pn < C::kPanels; ++pn) {
-        tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
-        tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
-      }
-      Step cur = walk.first(hk * p.group);
-      for (int s = 0; s < steps; ++s, cur = next(cur)) {
-        const int st = s % kStages;
-        if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-        const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
-        mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
+          for (int pn = 0; pn < C::kPanels; ++pn) {
+            tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
+                        cur.h, qb);
+            tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
+                        cur.h, qb);
+          }
+          if (s == kv_at) {
+            if (items > 0) mbar_wait_idle(kv_empty, (items - 1) & 1);
+            const int k_row = int(seq.row_begin_k) + n0;
+            mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
 #pragma unroll
-        for (int pn = 0; pn < C::kPanels; ++pn) {
-          tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
-                      cur.h, qb);
-          tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
-                      cur.h, qb);
+            for (int pn = 0; pn < C::kPanels; ++pn) {
+              tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
+              tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
+            }
+            ++items;
+          }
         }
       }
     } else if (warp == 1) {
       // LSE in log2 units (a row that saw no key: +inf, so P = 0, as in the sm80 kernel) and D
       // per query row of the stage; rows past the sequence: P = 0 and D = 0. With dropout, the
       // keep scale ks folded in (BwdParams90::lse_ks, inv_ks): LSE - log2 ks and D / ks.
-      Step cur = walk.first(hk * p.group);
-      for (int s = 0; s < steps; ++s, cur = next(cur)) {
-        const int st = s % kStages;
-        if (s >= kStages) mbar_wait_idle(q_empty + st, ((s / kStages) & 1) ^ 1);
-        const int m0 = cur.m_block * kBlockM;
-        const int rows = min(kBlockM, seq.seqlen_q - m0);
+      int g = 0, cursor = 0;
+      while (next_item(&cursor)) {
+        Step cur = steps > 0 ? first_step() : Step{0, 0};
+        for (int s = 0; s < steps; ++s, ++g, cur = next(cur)) {
+          const int st = g % kStages;
+          if (g >= kStages) mbar_wait_idle(q_empty + st, ((g / kStages) & 1) ^ 1);
+          const int m0 = cur.m_block * kBlockM;
+          const int rows = min(kBlockM, seq.seqlen_q - m0);
 #pragma unroll
-        for (int e = 0; e < kBlockM / 32; ++e) {
-          const int r = lane + 32 * e;
-          float lse = INFINITY, dsum = 0.0f;
-          if (r < rows) {
-            const float raw = p.lse[b * p.lse_batch_stride + cur.h * p.lse_head_stride + seq.row_begin_q + m0 + r];
-            lse = raw == -INFINITY ? INFINITY : raw * sm80::kLog2e - P.lse_ks;
-            dsum = bp.dsum[cur.h * bp.dsum_head_stride + seq.row_global_q + m0 + r] * P.inv_ks;
+          for (int e = 0; e < kBlockM / 32; ++e) {
+            const int r = lane + 32 * e;
+            float lse = INFINITY, dsum = 0.0f;
+            if (r < rows) {
+              const float raw = p.lse[b * p.lse_batch_stride + cur.h * p.lse_head_stride + seq.row_begin_q + m0 + r];
+              lse = raw == -INFINITY ? INFINITY : raw * sm80::kLog2e - P.lse_ks;
+              dsum = bp.dsum[cur.h * bp.dsum_head_stride + seq.row_global_q + m0 + r] * P.inv_ks;
+            }
+            sLse0[st * kBlockM + r] = lse;
+            sDsum0[st * kBlockM + r] = dsum;
           }
-          sLse0[st * kBlockM + r] = lse;
-          sDsum0[st * kBlockM + r] = dsum;
+          mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
         }
-        mbar_arrive(q_full + st);  // release: this lane's stores are visible to the waiters
       }
     } else if (warp == 2) {
       if constexpr (C::kDqSmem) {
@@ -247,73 +310,93 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // producer.
         constexpr int kUses = C::kDqStage ? kStages : C::kBuffersdQ;  // buffers (kDqStage: stages)
         if (P.dq_tensor && lane == 0) prefetch_tensor_map(&P.tma_dq);
-        Step cur = walk.first(hk * p.group);
-        for (int s = 0; s < steps; ++s, cur = next(cur)) {
-          const int bi = s % kUses;
-          const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;  // (not kDqStage)
-          const int m0 = cur.m_block * kBlockM;
-          const int rows = min(kBlockM, seq.seqlen_q - m0);
-          // Deterministic: key blocks add into a query block in decreasing order (the sm80
-          // kernel's semaphores, one per (batch, query head, 64-row query block)): wait until the
-          // blocks after this one, up to the last that reaches the query block, have added theirs
-          // - before the consumers' dQ is ready, so that the poll's latency hides behind their step.
-          int32_t* sem = nullptr;
-          if (bp.deterministic) {
-            int k_lo, k_hi;
-            mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
-            const int expected = (k_hi - 1) / kBlockN - n_block;
-            sem = bp.semaphore + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
-            if (lane == 0) {
-              // Bounded: a count the walk never reaches (a bug) traps instead of hanging. The
-              // sleep leaves the issue slots to the consumer warp beside this one.
-              const long long t0 = clock64();
-              while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
-                if (clock64() - t0 > (1ll << 36)) __trap();
-                __nanosleep(32);
+        int g = 0, cursor = 0;
+        while (next_item(&cursor)) {
+          Step cur = steps > 0 ? first_step() : Step{0, 0};
+          for (int s = 0; s < steps; ++s, ++g, cur = next(cur)) {
+            const int bi = g % kUses;
+            const unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;  // (not kDqStage)
+            const int m0 = cur.m_block * kBlockM;
+            const int rows = min(kBlockM, seq.seqlen_q - m0);
+            // Deterministic: key blocks add into a query block in decreasing order (the sm80
+            // kernel's semaphores, one per (batch, query head, 64-row query block)): wait until the
+            // blocks after this one, up to the last that reaches the query block, have added theirs
+            // - before the consumers' dQ is ready, so that the poll's latency hides behind their step.
+            int32_t* sem = nullptr;
+            if (bp.deterministic) {
+              int k_lo, k_hi;
+              mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
+              const int expected = (k_hi - 1) / kBlockN - n_block;
+              sem = bp.semaphore + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
+              if (lane == 0) {
+                // Bounded: a count the walk never reaches (a bug) traps instead of hanging. The
+                // sleep leaves the issue slots to the consumer warp beside this one.
+                const long long t0 = clock64();
+                while (*reinterpret_cast<volatile int32_t*>(sem) != expected) {
+                  if (clock64() - t0 > (1ll << 36)) __trap();
+                  __nanosleep(32);
+                }
+                __threadfence();  // acquire: the earlier blocks' reductions happen before ours
               }
-              __threadfence();  // acquire: the earlier blocks' reductions happen before ours
-            }
-            __syncwarp();
-            __threadfence();
-            fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
-          }
-          mbar_wait_idle(dq_full + bi, (s / kUses) & 1);
-          if constexpr (C::kDqStage) {
-            if (lane == 0) {
-#pragma unroll
-              for (int w = 0; w < 2; ++w)
-#pragma unroll
-                for (int j = 0; j < C::kDQ / C::kDqBoxCols; ++j)
-                  tma_reduce_add_4d(&P.tma_dq, smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
-                                    w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
-            }
-          } else if (P.dq_tensor) {
-            if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
-          } else {
-#pragma unroll
-            for (int e = 0; e < kBlockM / 32; ++e) {
-              const int r = lane + 32 * e;
-              if (r < rows)
-                bulk_reduce_add_f32(
-                    bp.dq_accum + ((seq.row_global_q + m0 + r) * p.num_heads + cur.h) * int64_t(bp.dq_accum_dim),
-                    sdQ + sdq_offset<C>(r, 0), kD * 4);
-            }
-          }
-          bulk_commit();
-          bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
-          mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
-          if (bp.deterministic) {
-            // Every lane's reductions complete (not only their reads), then the next block's turn.
-            bulk_wait();
-            fence_proxy_async_global();
-            __syncwarp();
-            if (lane == 0) {
+              __syncwarp();
               __threadfence();
-              atomicAdd(sem, 1);
+              fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
+            }
+            mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
+            if constexpr (C::kDqStage) {
+              if (lane == 0) {
+#pragma unroll
+                for (int w = 0; w < 2; ++w)
+#pragma unroll
+                  for (int j = 0; j < C::kDQ / C::kDqBoxCols; ++j)
+                    tma_reduce_add_4d(&P.tma_dq, smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
+                                      w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
+              }
+            } else if (P.dq_tensor) {
+              if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
+            } else {
+#pragma unroll
+              for (int e = 0; e < kBlockM / 32; ++e) {
+                const int r = lane + 32 * e;
+                if (r < rows)
+                  bulk_reduce_add_f32(
+                      bp.dq_accum + ((seq.row_global_q + m0 + r) * p.num_heads + cur.h) * int64_t(bp.dq_accum_dim),
+                      sdQ + sdq_offset<C>(r, 0), kD * 4);
+              }
+            }
+            bulk_commit();
+            bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
+            mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
+            if (bp.deterministic) {
+              // Every lane's reductions complete (not only their reads), then the next block's turn.
+              bulk_wait();
+              fence_proxy_async_global();
+              __syncwarp();
+              if (lane == 0) {
+                __threadfence();
+                atomicAdd(sem, 1);
+              }
             }
           }
         }
         bulk_wait();  // the reductions done before the CTA exits
+      }
+    } else if (warp == 3 && lane == 0 && P.split.width > 0) {
+      // The stream-K tail's wait: before the consumers merge a kMerge piece's partner, its flag
+      // (set by CTA blockIdx.x + 1 after its kPartial piece, its first item: in practice set long
+      // before it is needed). Here rather than in a consumer thread: the bounded poll (a flag that
+      // never comes, a bug, traps instead of hanging) in the consumers' item loop made ptxas
+      // serialize their wgmma (C7512) and spill 1.5 KB.
+      int cursor = 0;
+      while (next_item(&cursor)) {
+        if (role != StreamKPiece::kMerge) continue;
+        const unsigned long long* flag = P.split_flag + int64_t(ctaid_x() + 1) * 2;
+        const long long t0 = clock64();
+        while (ld_acquire_gpu(flag) != P.split_epoch || ld_acquire_gpu(flag + 1) != P.split_epoch) {
+          if (clock64() - t0 > (1ll << 36)) __trap();
+          __nanosleep(64);
+        }
+        mbar_arrive(merge_ready);  // release: the acquired flags' stores are visible to the waiters
       }
     }
     return;
@@ -358,16 +441,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // kSplitD: acc_dv is warpgroup 0's dV or warpgroup 1's dK (one array: the roles' registers
   // are the same), acc_dk a placeholder.
   float acc_dv[kNKV], acc_dk[C::kSplitD ? 1 : kNKV];
-#pragma unroll
-  for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;
-#pragma unroll
-  for (int i = 0; i < (C::kSplitD ? 1 : kNKV); ++i) acc_dk[i] = 0.0f;
 
-  semantics::ScoreMod<float> mod;
+  semantics::ScoreMod<float> mod;  // (diag_offset: per item)
   if constexpr (kExtras) {
     mod.scale = p.scale;
     mod.softcap = p.softcap;
-    mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
   }
 
   // S^T = K Q^T and dP^T = V dO^T of step s_ (its stage waited for: q_full), one commit group each. (Each wgmma has one call
@@ -512,18 +590,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // step.
   constexpr bool kLag = bwd90_lag<C, kExtras>();
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
-  if (steps > 0) mbar_wait(kv_full, 0);
-  if constexpr (kKRegs) {
-    // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
-    // warp * 16 + (i % 2) * 8 + l % 8, columns 16 kk + (i / 2) * 8 .. + 7: matrices (rows 0-7 | 8-15)
-    // x (columns 0-7 | 8-15) in the order of the mma A fragment's registers (k_frag_offset). (No
-    // step: no K tile either.)
-    if (steps > 0) {
-#pragma unroll
-      for (int kk = 0; kk < kD / 16; ++kk)
-        prim::ldmatrix_x4(kfrag[kk], smem_addr(smem + C::kOffK) + k_frag_offset<C>(key0 + warp * 16, lane, kk));
-    }
-  }
   // The mask of a step's tile for this thread's keys (kr0, kr0 + 8 past key0), branch-free: each
   // key as the query rows that see it (Mask::query_range of one key: exactly the rows visible()
   // accepts; rows past the sequence and keys past it see none), stored as an offset from query
@@ -728,241 +794,326 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     store_dq(s, acc_dq, h, m0, rows);
   };
 
-  Step cur = walk.first(hk * p.group);
-  for (int s = 0; s < steps; ++s, cur = next(cur)) {
-    mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
-    if constexpr (C::kSplitD) {
-      split_step(s, cur);
-    } else {
-      float acc_s[kNS], acc_dp[kNS];
-      issue_s(s, acc_s);
-      DqAcc acc_dq_prev;
-      if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
-      else issue_dp(s, acc_dp);
-      // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
-      const int h = cur.h, m0 = cur.m_block * kBlockM;
-      const int rows = min(kBlockM, seq.seqlen_q - m0);
-      const int st = s % kStages;
-      const uint32_t sQ = smem_addr(smem + C::kOffQ + st * C::kBytesQ);
-      const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
-      const float* sLse = sLse0 + st * kBlockM;
-      const float* sDsum = sDsum0 + st * kBlockM;
-      if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-
-      // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
-      // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
-      // sequences included).
-      int qlo[2];
-      uint32_t qspan[2];
-      key_mask(m0, rows, qlo, qspan);
-      uint32_t keep[2][kBlockM / 32];
+  // The stream-K tail's pieces (P.split): this warpgroup's part of slot `slot`, float4 i of its
+  // thread tid at i * 256 + cw * 128 + tid (dV's kNKV / 4, then dK's; kSplitD: the one
+  // accumulator), and its flag.
+  constexpr int kPartF4 = (C::kSplitD ? kNKV : 2 * kNKV) / 4;
+  auto part_of = [&](uint32_t slot) { return P.split_part + int64_t(slot) * kPartF4 * 256 + cw * 128 + tid; };
+  auto flag_of = [&](uint32_t slot) { return P.split_flag + int64_t(slot) * 2 + cw; };
+  // This warpgroup's 128 threads (ids 5, 6). A variable id, which makes ptxas reserve all 16
+  // (one CTA an SM: no cost); the literal ids of two branches (as kBarKeep) took the main loop
+  // from 649 to 732 instructions with 5 local-memory accesses (tools/sass_report.py).
+  auto split_bar = [&] { named_bar_sync(5 + cw, 128); };
+  // kPartial: the accumulators (dK unscaled) out to slot blockIdx.x, then the flag (every thread's
+  // stores fenced before the barrier, the flag after).
+  auto save_partial = [&] {
+    float4* dst = part_of(ctaid_x());
 #pragma unroll
-      for (int hf = 0; hf < 2; ++hf)
+    for (int i = 0; i < kNKV / 4; ++i)
+      __stcg(dst + i * 256, make_float4(acc_dv[4 * i], acc_dv[4 * i + 1], acc_dv[4 * i + 2], acc_dv[4 * i + 3]));
+    if constexpr (!C::kSplitD) {
 #pragma unroll
-        for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
-      if constexpr (kKeep) {
-        if (p.dropout.enabled()) {
-          draw_keep(s, h, m0);
-          read_keep(s, cw, keep);
-        }
-      }
-      // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
-      // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
-      // other schedule after the wait, for registers.)
-      // (kKRegs: after the wait, for registers.)
-      float2 lse2[kNS / 4], dsum2[kNS / 4];
-      if constexpr (!kKRegs) {
-#pragma unroll
-        for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
-      }
-      if constexpr (kLag) {
-        wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
-      } else {
-        wgmma_wait<0>();
-        reg_fence(acc_dp);
-      }
-      reg_fence(acc_s);
-      float dist0 = 0.0f;
-      if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
-      // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
-#pragma unroll
-      for (int g = 0; g < kNS / 4; ++g) {
-        if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
-        if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
-          const float lse = e % 2 ? lse2[g].y : lse2[g].x;
-          const float dot = acc_s[j];
-          float pr, grad = p.scale;
-          if constexpr (kExtras) {
-            // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
-            const float dist = dist0 + float(qoff - hf * 8);
-            pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist, &grad) * sm80::kLog2e - lse);
-          } else {
-            pr = prim::exp2_approx(dot * p.scale_log2 - lse);
-          }
-          if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
-          acc_s[j] = pr;
-          if constexpr (!kLag) {
-            // dS^T with P^T (the schedule without lag: kExtras). Dropout (as the sm80
-            // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
-            // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
-            float dpv = acc_dp[j];
-            if constexpr (kExtras) {
-              const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
-              acc_s[j] = kept ? pr : 0.0f;
-              dpv = kept ? dpv : 0.0f;
-            }
-            acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
-          }
-        }
-      }
-
-      // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
-      // bit), as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and scaled -
-      // D) scale; the scale ks is folded into P and D (warp 1), so dropping is a select.
-      auto dropped = [&](float x, int j) {
-        if constexpr (kDrop) {
-          const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
-          return kept ? x : 0.0f;
-        } else {
-          return x;
-        }
-      };
-      // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
-      uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
-#pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int j = 8 * kk + 2 * e;
-          pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
-        }
-      // dV += P^T dO: one commit group.
-      reg_fence(acc_dv);
-      reg_fence(pa);
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
-      wgmma_commit();
-      if constexpr (kLag) {
-        // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
-        wgmma_wait<1>();
-        fence_dq(acc_dq_prev);
-        if (s > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
-        // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
-        wgmma_wait<0>();
-        reg_fence(pa);
-        reg_fence(acc_dv);
-        issue_dp(s, acc_dp);
-        if constexpr (!kKRegs) {  // (kKRegs: after the wait, for registers)
-#pragma unroll
-          for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
-        }
-        wgmma_wait<0>();
-        reg_fence(acc_dp);
-#pragma unroll
-        for (int g = 0; g < kNS / 4; ++g) {
-          if constexpr (kKRegs) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int j = 4 * g + e;
-            acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_lag)
-          }
-        }
-      }
-#pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
-      // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
-      // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset),
-      // before dK's GEMM takes dsa as its A operand (registers an issued wgmma reads are not to be
-      // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
-      // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
-      // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
-      store_ds(s, cw, dsa);
-      // dK += dS^T Q: one commit group.
-      reg_fence(acc_dk);
-      reg_fence(dsa);
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
-      wgmma_commit();
-
-      // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
-      // warpgroups.
-      fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
-      named_bar_sync(kBarDs, 256);
-
-      if constexpr (kLag) {
-        // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
-        // LSE and D, read above), and dS^T's registers are free.
-        wgmma_wait<0>();
-        reg_fence(acc_dk);
-        reg_fence(dsa);
-        mbar_arrive(q_empty + st);
-        prev_h = h;
-        prev_m0 = m0;
-        prev_rows = rows;
-      } else {
-        // dQ issued, then dV, dK of this step complete (as above).
-        DqAcc acc_dq;
-        issue_dq(s, acc_dq);
-        wgmma_wait<1>();
-        reg_fence(acc_dv);
-        reg_fence(acc_dk);
-        reg_fence(pa);
-        reg_fence(dsa);
-        mbar_arrive(q_empty + st);
-        wgmma_wait<0>();
-        fence_dq(acc_dq);
-        store_dq(s, acc_dq, h, m0, rows);
-      }
+      for (int i = 0; i < kNKV / 4; ++i)
+        __stcg(dst + (kNKV / 4 + i) * 256,
+               make_float4(acc_dk[4 * i], acc_dk[4 * i + 1], acc_dk[4 * i + 2], acc_dk[4 * i + 3]));
     }
-  }
-  if constexpr (kLag) {
-    // The last step's dQ.
-    if (steps > 0) {
-      DqAcc acc_dq;
-      issue_dq(steps - 1, acc_dq);
-      wgmma_wait<0>();
-      fence_dq(acc_dq);
-      store_dq(steps - 1, acc_dq, prev_h, prev_m0, prev_rows);
-    }
-  }
-
-  // Epilogue: dK (scaled through grad already, or here: bwd90_lag) and dV of this warpgroup's keys
-  // of the sequence (kSplitD: warpgroup 0's dV, 1's dK, all columns).
-  const float dk_scale = kLag ? p.scale : 1.0f;
-  T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
-           hk * bp.dk.head_stride;
-  T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dv.row_stride +
-           hk * bp.dv.head_stride;
+    __threadfence();
+    split_bar();
+    if (tid == 0) st_release_gpu(flag_of(ctaid_x()), P.split_epoch);
+  };
+  // kMerge: the rest of the tile's walk from slot blockIdx.x + 1 (CTA blockIdx.x + 1's kPartial
+  // piece, its first item) added into this thread's accumulators, once warp 3 has seen its flag
+  // (merge_ready; a CTA's only kMerge piece is its last item). Run for every item, adding zeros
+  // but for kMerge (one version of the accumulators whatever the role).
+  auto merge_partial = [&] {
+    const bool merge = role == StreamKPiece::kMerge;
+    if (merge) mbar_wait(merge_ready, 0);
+    const float4* src = part_of(ctaid_x() + 1);
+    // Eight float4 loads in flight at a time (the compiler barrier keeps it from hoisting all of
+    // them beside the accumulators).
+    auto add = [&](float(&acc)[kNKV], int f0) {
 #pragma unroll
-  for (int hf = 0; hf < 2; ++hf) {
-    const int kr = kr0 + hf * 8;
-    const bool live = key0 + kr < cols;  // a key of the sequence
-    // One row's kD columns as 16-byte stores (prim::store_quad_tiles, in every lane: a warp's
-    // quads are different keys). head_dim is a multiple of 8 here; dk and dv are 16-byte aligned
-    // (sm90_bwd_eligible's tma_ok).
-    auto store = [&](T* row, const float(&acc)[kNKV], float scale) {
-#pragma unroll
-      for (int j = 0; j < kD / 32; ++j) {
-        uint32_t w[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-          w[c] = prim::pack2(acc[4 * (4 * j + c) + 2 * hf] * scale, acc[4 * (4 * j + c) + 2 * hf + 1] * scale, T());
-        prim::store_quad_tiles(row, 32 * j, w, tq, live, p.head_dim);
+      for (int i = 0; i < kNKV / 4; ++i) {
+        if (i % 8 == 0) asm volatile("" ::: "memory");
+        const float4 o = merge ? __ldcg(src + (f0 + i) * 256) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        acc[4 * i] += o.x;
+        acc[4 * i + 1] += o.y;
+        acc[4 * i + 2] += o.z;
+        acc[4 * i + 3] += o.w;
       }
     };
-    if constexpr (C::kSplitD) {
-      if (cw == 0) store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
-      else store(gdK + kr * bp.dk.row_stride, acc_dv, dk_scale);
-    } else {
-      store(gdK + kr * bp.dk.row_stride, acc_dk, dk_scale);
-      store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
+    add(acc_dv, 0);
+    if constexpr (!C::kSplitD) add(acc_dk, kNKV / 4);
+  };
+
+  // gs: this warpgroup's steps over all items (ring stage, dS, dQ and keep buffers, and phases);
+  // items: the K/V tiles it has used (kv_full's phase).
+  int gs = 0, items = 0, cursor = 0;
+  while (next_item(&cursor)) {
+#pragma unroll
+    for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;
+#pragma unroll
+    for (int i = 0; i < (C::kSplitD ? 1 : kNKV); ++i) acc_dk[i] = 0.0f;
+    if constexpr (kExtras) mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+    if (steps > 0) mbar_wait(kv_full, items & 1);
+    if constexpr (kKRegs) {
+      // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
+      // warp * 16 + (i % 2) * 8 + l % 8, columns 16 kk + (i / 2) * 8 .. + 7: matrices (rows 0-7 | 8-15)
+      // x (columns 0-7 | 8-15) in the order of the mma A fragment's registers (k_frag_offset). (No
+      // step: no K tile either.)
+      if (steps > 0) {
+#pragma unroll
+        for (int kk = 0; kk < kD / 16; ++kk)
+          prim::ldmatrix_x4(kfrag[kk], smem_addr(smem + C::kOffK) + k_frag_offset<C>(key0 + warp * 16, lane, kk));
+      }
+    }
+    Step cur = steps > 0 ? first_step() : Step{0, 0};
+    for (int i = 0; i < steps; ++i, ++gs, cur = next(cur)) {
+      const int s = gs;
+      mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
+      if constexpr (C::kSplitD) {
+        split_step(s, cur);
+      } else {
+        float acc_s[kNS], acc_dp[kNS];
+        issue_s(s, acc_s);
+        DqAcc acc_dq_prev;
+        if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
+        else issue_dp(s, acc_dp);
+        // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
+        const int h = cur.h, m0 = cur.m_block * kBlockM;
+        const int rows = min(kBlockM, seq.seqlen_q - m0);
+        const int st = s % kStages;
+        const uint32_t sQ = smem_addr(smem + C::kOffQ + st * C::kBytesQ);
+        const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
+        const float* sLse = sLse0 + st * kBlockM;
+        const float* sDsum = sDsum0 + st * kBlockM;
+        if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+
+        // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
+        // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
+        // sequences included).
+        int qlo[2];
+        uint32_t qspan[2];
+        key_mask(m0, rows, qlo, qspan);
+        uint32_t keep[2][kBlockM / 32];
+#pragma unroll
+        for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+          for (int qw = 0; qw < kBlockM / 32; ++qw) keep[hf][qw] = 0xffffffffu;
+        if constexpr (kKeep) {
+          if (p.dropout.enabled()) {
+            draw_keep(s, h, m0);
+            read_keep(s, cw, keep);
+          }
+        }
+        // LSE of the query pairs (2 tq, 2 tq + 1) of each group of 8, one 8-byte load each, before
+        // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
+        // other schedule after the wait, for registers.)
+        // (kKRegs: after the wait, for registers.)
+        float2 lse2[kNS / 4], dsum2[kNS / 4];
+        if constexpr (!kKRegs) {
+#pragma unroll
+          for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+        }
+        if constexpr (kLag) {
+          wgmma_wait<1>();  // S^T (dQ(s - 1) may still run)
+        } else {
+          wgmma_wait<0>();
+          reg_fence(acc_dp);
+        }
+        reg_fence(acc_s);
+        float dist0 = 0.0f;
+        if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
+        // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
+#pragma unroll
+        for (int g = 0; g < kNS / 4; ++g) {
+          if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+          if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
+            const float lse = e % 2 ? lse2[g].y : lse2[g].x;
+            const float dot = acc_s[j];
+            float pr, grad = p.scale;
+            if constexpr (kExtras) {
+              // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
+              const float dist = dist0 + float(qoff - hf * 8);
+              pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist, &grad) * sm80::kLog2e - lse);
+            } else {
+              pr = prim::exp2_approx(dot * p.scale_log2 - lse);
+            }
+            if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
+            acc_s[j] = pr;
+            if constexpr (!kLag) {
+              // dS^T with P^T (the schedule without lag: kExtras). Dropout (as the sm80
+              // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
+              // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
+              float dpv = acc_dp[j];
+              if constexpr (kExtras) {
+                const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
+                acc_s[j] = kept ? pr : 0.0f;
+                dpv = kept ? dpv : 0.0f;
+              }
+              acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
+            }
+          }
+        }
+
+        // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
+        // bit), as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and scaled -
+        // D) scale; the scale ks is folded into P and D (warp 1), so dropping is a select.
+        auto dropped = [&](float x, int j) {
+          if constexpr (kDrop) {
+            const bool kept = (keep[(j % 4) / 2][j / 16] >> C::keep_shift(j / 4, j % 4, tq)) & 1u;
+            return kept ? x : 0.0f;
+          } else {
+            return x;
+          }
+        };
+        // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
+        uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int j = 8 * kk + 2 * e;
+            pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
+          }
+        // dV += P^T dO: one commit group.
+        reg_fence(acc_dv);
+        reg_fence(pa);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dv, pa[kk], desc_mn_major(sdO, C::kPanelQ, kk), 1);
+        wgmma_commit();
+        if constexpr (kLag) {
+          // dQ(s - 1) out while dV runs (pending: dQ(s - 1), dV).
+          wgmma_wait<1>();
+          fence_dq(acc_dq_prev);
+          if (i > 0) store_dq(s - 1, acc_dq_prev, prev_h, prev_m0, prev_rows);
+          // dV complete (P^T's fragments free), then dP^T, then dS^T (D loaded while dP^T runs).
+          wgmma_wait<0>();
+          reg_fence(pa);
+          reg_fence(acc_dv);
+          issue_dp(s, acc_dp);
+          if constexpr (!kKRegs) {  // (kKRegs: after the wait, for registers)
+#pragma unroll
+            for (int g = 0; g < kNS / 4; ++g) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+          }
+          wgmma_wait<0>();
+          reg_fence(acc_dp);
+#pragma unroll
+          for (int g = 0; g < kNS / 4; ++g) {
+            if constexpr (kKRegs) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              const int j = 4 * g + e;
+              acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_lag)
+            }
+          }
+        }
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) dsa[kk][e] = prim::pack2(acc_dp[8 * kk + 2 * e], acc_dp[8 * kk + 2 * e + 1], T());
+        // dS (dsa's rounded values) into this warpgroup's panel of the step's dS buffer, as
+        // [query][key], one stmatrix (four transposed 8 x 8 blocks) a k16 block (sds_stmatrix_offset),
+        // before dK's GEMM takes dsa as its A operand (registers an issued wgmma reads are not to be
+        // touched until it completes). The buffer's previous readers, the dQ GEMMs of step s - 2,
+        // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
+        // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
+        store_ds(s, cw, dsa);
+        // dK += dS^T Q: one commit group.
+        reg_fence(acc_dk);
+        reg_fence(dsa);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
+        wgmma_commit();
+
+        // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
+        // warpgroups.
+        fence_proxy_async_shared();  // generic-proxy stores, then wgmma (async proxy) reads
+        named_bar_sync(kBarDs, 256);
+
+        if constexpr (kLag) {
+          // dK of this step complete (dV already): Q and dO of the stage are no longer read (nor
+          // LSE and D, read above), and dS^T's registers are free.
+          wgmma_wait<0>();
+          reg_fence(acc_dk);
+          reg_fence(dsa);
+          mbar_arrive(q_empty + st);
+          prev_h = h;
+          prev_m0 = m0;
+          prev_rows = rows;
+        } else {
+          // dQ issued, then dV, dK of this step complete (as above).
+          DqAcc acc_dq;
+          issue_dq(s, acc_dq);
+          wgmma_wait<1>();
+          reg_fence(acc_dv);
+          reg_fence(acc_dk);
+          reg_fence(pa);
+          reg_fence(dsa);
+          mbar_arrive(q_empty + st);
+          wgmma_wait<0>();
+          fence_dq(acc_dq);
+          store_dq(s, acc_dq, h, m0, rows);
+        }
+      }
+    }
+    if constexpr (kLag) {
+      // The item's last step's dQ.
+      if (steps > 0) {
+        DqAcc acc_dq;
+        issue_dq(gs - 1, acc_dq);
+        wgmma_wait<0>();
+        fence_dq(acc_dq);
+        store_dq(gs - 1, acc_dq, prev_h, prev_m0, prev_rows);
+      }
+    }
+    // Every GEMM reading the item's K and V has completed: the producer may load the next item's.
+    if (steps > 0) {
+      mbar_arrive(kv_empty);
+      ++items;
+    }
+    if (role == StreamKPiece::kPartial) {  // the tile's dK and dV are another CTA's to write
+      save_partial();
+      continue;
+    }
+    merge_partial();
+
+    // Epilogue: dK (scaled through grad already, or here: bwd90_lag) and dV of this warpgroup's keys
+    // of the sequence (kSplitD: warpgroup 0's dV, 1's dK, all columns).
+    const float dk_scale = kLag ? p.scale : 1.0f;
+    T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
+             hk * bp.dk.head_stride;
+    T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dv.row_stride +
+             hk * bp.dv.head_stride;
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const int kr = kr0 + hf * 8;
+      const bool live = key0 + kr < cols;  // a key of the sequence
+      // One row's kD columns as 16-byte stores (prim::store_quad_tiles, in every lane: a warp's
+      // quads are different keys). head_dim is a multiple of 8 here; dk and dv are 16-byte aligned
+      // (sm90_bwd_eligible's tma_ok).
+      auto store = [&](T* row, const float(&acc)[kNKV], float scale) {
+#pragma unroll
+        for (int j = 0; j < kD / 32; ++j) {
+          uint32_t w[4];
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            w[c] = prim::pack2(acc[4 * (4 * j + c) + 2 * hf] * scale, acc[4 * (4 * j + c) + 2 * hf + 1] * scale, T());
+          prim::store_quad_tiles(row, 32 * j, w, tq, live, p.head_dim);
+        }
+      };
+      if constexpr (C::kSplitD) {
+        if (cw == 0) store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
+        else store(gdK + kr * bp.dk.row_stride, acc_dv, dk_scale);
+      } else {
+        store(gdK + kr * bp.dk.row_stride, acc_dk, dk_scale);
+        store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
+      }
     }
   }
 }

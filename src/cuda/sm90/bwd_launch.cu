@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "cuda/backend.h"
@@ -16,6 +17,7 @@
 #include "cuda/sm80/host.h"
 #include "cuda/sm90/bwd_kernel.h"
 #include "cuda/sm90/host.h"
+#include "cuda/workspace.h"
 
 namespace flashattn::cuda {
 namespace sm90 {
@@ -60,6 +62,7 @@ CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m, bool stag
 struct Launch {
   const KernelEntry* kernel;
   const Problem* p;
+  const Context* context;
 };
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
@@ -108,6 +111,41 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // session 20 measured it (bf16, 2 rounds: d256 2k / 8k +2.5% / +1.8%, d64 8k causal +2%, d128
   // +-1%); FLASHATTN_SM90_BWD_ROTATE=0 opts out.
   P.bp.rotate_walk = !bp.deterministic && env_choice("FLASHATTN_SM90_BWD_ROTATE", true);
+  // The last rounds as stream-K (config.h StreamK, bwd_kernel.h) where every tile walks the same
+  // query blocks (no causal mask, no window, no varlen) and the order of dQ's additions is free
+  // (not deterministic): on the standard shapes every tier has 2048 or 4096 tiles, 15.5 or 31.03
+  // rounds on 132 SMs, so the last round leaves half or nearly all of them idle (3%). By default
+  // where the model (steps a CTA) saves 2% or more and a tile has at least kMinSteps steps (each
+  // piece costs a K/V load and a partial dK/dV through L2). FLASHATTN_SM90_BWD_STREAMK=1 splits
+  // wherever it can (tests), =0 never; FLASHATTN_SM90_BWD_PERSISTENT=N sets the grid (tests).
+  std::unique_ptr<Workspace> split_ws;
+  const char* sk_env = std::getenv("FLASHATTN_SM90_BWD_STREAMK");
+  const bool sk_force = sk_env != nullptr && sk_env[0] == '1', sk_off = sk_env != nullptr && sk_env[0] == '0';
+  const sm80::FwdParams& f = bp.fwd;
+  if (!bp.deterministic && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
+      f.cu_seqlens_k == nullptr && !sk_off) {
+    constexpr int kMinSteps = 16;
+    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
+    const int64_t grid = std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
+    const int steps = (f.seqlen_q + P.block_m - 1) / P.block_m * f.group;
+    if (grid > 0) P.split = StreamK(tiles, grid, steps);
+    const double whole = double((tiles + grid - 1) / std::max<int64_t>(grid, 1)) * steps;  // steps a CTA in whole rounds
+    const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * steps + P.split.width) / whole : 0.0;
+    if (!sk_force && (saved < 0.02 || steps < kMinSteps)) P.split = StreamK();
+    if (P.split.width > 0) {
+      P.split_tiles = tiles;
+      P.split_grid = grid;
+      // A slot per CTA: 256 consumer threads x their dK and dV accumulators (kSplitD: one of the
+      // two, bwd_config.h), and two flags (one a consumer warpgroup).
+      const int tier = l.kernel->head_dim;
+      const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
+      const std::size_t part_bytes = std::size_t(grid) * slot_bytes;
+      split_ws = std::make_unique<Workspace>(*l.context, part_bytes + std::size_t(grid) * 2 * 8);
+      P.split_part = reinterpret_cast<float4*>(split_ws->data());
+      P.split_flag = reinterpret_cast<unsigned long long*>(split_ws->data() + part_bytes);
+      P.split_epoch = split_epoch();
+    }
+  }
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);
@@ -169,7 +207,7 @@ bool sm90_bwd_eligible(const Problem& p) {
 }
 
 void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
-  const sm90::Launch l{&kernel, &p};
+  const sm90::Launch l{&kernel, &p, &context};
   sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l);
 }
 

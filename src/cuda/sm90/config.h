@@ -129,9 +129,11 @@ inline int64_t fwd90_grid(int64_t tiles, bool persistent, int sm_count) {
   return persistent && sm_count > 0 && sm_count < tiles ? sm_count : tiles;
 }
 
-// The persistent forward's last rounds as stream-K (issue 4): tiles of equal length (no causal
-// mask, no window, no varlen) on a grid of G CTAs leave the last round rem = tiles % G of G SMs
-// busy (2048 tiles on 132 SMs: 16 rounds for 15.5 rounds of work, 3%). Here the first
+// The last rounds as stream-K (issue 4: the persistent forward, steps = a tile's key blocks;
+// issue 5: the backward, steps = a key block's query walk, bwd_kernel.h): tiles of equal length
+// (no causal mask, no window, no varlen) on a grid of G CTAs leave the last round rem = tiles % G
+// of G SMs busy (2048 tiles on 132 SMs: 16 rounds for 15.5 rounds of work, 3%). (The comment
+// below speaks of the forward's pieces; the backward's merge adds dK and dV instead.) Here the first
 // dp_rounds = tiles / G - 1 rounds run whole tiles (round_tile), and the remaining G + rem tiles'
 // key blocks (steps, nk a tile) are cut into G ranges of `width` consecutive steps, one a CTA:
 // each CTA's work is then within one step of the mean. width > nk, so a range boundary falls
@@ -141,13 +143,13 @@ inline int64_t fwd90_grid(int64_t tiles, bool persistent, int sm_count) {
 // to slot c + 1 of a workspace; CTA c merges them into its own at the end of its range (waiting
 // on the slot's flag, which in practice is set a dozen tiles earlier; CTA c + 1's piece waits on
 // nothing, so the chain cannot deadlock) and writes O and the LSE.
-struct Fwd90Piece {
+struct StreamKPiece {
   static constexpr int kWhole = 0, kPartial = 1, kMerge = 2;
   int64_t tile;
   int i_lo, i_hi;  // the tile's key-block steps i (block n_hi - 1 - i): [i_lo, i_hi)
   int role;
 };
-struct Fwd90Split {
+struct StreamK {
   int dp_rounds = 0;  // rounds of whole tiles (before the tail; all of them without one)
   int nk = 0;         // key-block steps of every tile
   int width = 0;      // steps a CTA in the tail; 0: no tail
@@ -155,10 +157,10 @@ struct Fwd90Split {
   int steps = 0;      // the tail's steps ((tiles - tile0) * nk)
   FastDiv by_nk;      // (a division by a run-time divisor would hoist its reciprocal into registers)
 
-  Fwd90Split() = default;
+  StreamK() = default;
   // tiles of nk steps each on a grid of `grid` CTAs (tiles below 2^31, sm90_eligible); no tail
   // where the rounds come out even or the tail's steps would pass 2^30.
-  Fwd90Split(int64_t tiles, int64_t grid, int steps_a_tile) {
+  StreamK(int64_t tiles, int64_t grid, int steps_a_tile) {
     dp_rounds = grid > 0 ? int((tiles + grid - 1) / grid) : 0;
     if (grid <= 0 || steps_a_tile <= 0 || tiles <= grid || tiles % grid == 0) return;
     const int64_t rounds = tiles / grid - 1, tail_steps = (tiles - rounds * grid) * steps_a_tile;
@@ -181,12 +183,12 @@ struct Fwd90Split {
   // those), then its tail pieces (*c - dp_rounds: steps into its range). Both computed and one
   // selected, not branched: with a branch per kind the 160-register consumers of head_dim 64
   // spilled (the kernel walks the items around its main loop).
-  FA_HD bool item(int cta, int grid, int* c, Fwd90Piece* out) const {
+  FA_HD bool item(int cta, int grid, int* c, StreamKPiece* out) const {
     const bool dp = *c < dp_rounds;
     const int u0 = begin(cta), u_end = end(cta);
     int u = u0 + (*c - dp_rounds);
     if (!dp && u >= u_end) return false;
-    const Fwd90Piece whole{round_tile(*c, grid, cta), 0, 0, Fwd90Piece::kWhole};
+    const StreamKPiece whole{round_tile(*c, grid, cta), 0, 0, StreamKPiece::kWhole};
     *out = dp ? whole : next(&u, u_end);
     *c = dp ? *c + 1 : dp_rounds + (u - u0);
     return true;
@@ -195,11 +197,11 @@ struct Fwd90Split {
   FA_HD int begin(int cta) const { return cta * width; }
   FA_HD int end(int cta) const { return begin(cta) + width < steps ? begin(cta) + width : steps; }
   // The piece at step *u (< end) and *u past it.
-  FA_HD Fwd90Piece next(int* u, int end) const {
+  FA_HD StreamKPiece next(int* u, int end) const {
     const int k = int(by_nk.div(uint32_t(*u))), j = *u - k * nk;
     const int len = end - *u < nk - j ? end - *u : nk - j;
     *u += len;
-    const int role = j > 0 ? Fwd90Piece::kPartial : len < nk ? Fwd90Piece::kMerge : Fwd90Piece::kWhole;
+    const int role = j > 0 ? StreamKPiece::kPartial : len < nk ? StreamKPiece::kMerge : StreamKPiece::kWhole;
     return {tile0 + k, j, j + len, role};
   }
 };

@@ -102,12 +102,12 @@ struct FwdParams90 {
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
-  // The last rounds as stream-K (config.h Fwd90Split; width 0: off): the launcher's split of
+  // The last rounds as stream-K (config.h StreamK; width 0: off): the launcher's split of
   // `split_tiles` tiles over a grid of `split_grid` CTAs (it checks them against its own), the
   // pieces' workspace (per slot, i.e. CTA, and consumer warpgroup: 128 threads' O, row maxima and
   // row sums as float4s, thread fastest) and its flags (split_epoch: this launch's value, unique
   // per launch, so the workspace needs no clearing). The launcher decides (launch.cu).
-  Fwd90Split split;
+  StreamK split;
   int64_t split_tiles = 0, split_grid = 0;
   float4* split_part = nullptr;
   unsigned long long* split_flag = nullptr;
@@ -152,7 +152,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint64_t* v_empty = k_empty + kStages;
 
   // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x in a
-  // snake (config.h Fwd90Split::round_tile; 16k causal with plain striding: CTA 0 had 14% more
+  // snake (config.h StreamK::round_tile; 16k causal with plain striding: CTA 0 had 14% more
   // work than the last), then the pieces of a stream-K tail where the launcher planned one
   // (FwdParams90::split). The launcher's grid is min(tiles, SMs) with FwdParams90::persistent,
   // else one CTA a tile and one round. The order of the tiles: config.h Fwd90TileMap. Every
@@ -184,7 +184,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
   SeqInfo seq;
   semantics::Mask mask;
-  int role = Fwd90Piece::kWhole;  // the tile's role (a piece of the stream-K tail, P.split)
+  int role = StreamKPiece::kWhole;  // the tile's role (a piece of the stream-K tail, P.split)
   // Loads tile t into the variables above; false when its query block is past its sequence.
   auto load_tile = [&](int64_t t) {
     const Fwd90Tile tile = P.tiles(t);
@@ -216,14 +216,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // a cursor of its own (one register: kept across the main loop).
   auto next_item = [&](int* c) {
     for (;;) {
-      Fwd90Piece pc;
+      StreamKPiece pc;
       // (blockIdx.x through a volatile read: what derives from it is not held in registers
       // across the tile loop; with blockIdx.x the head_dim-64 three-consumer kernels, the 176-key
       // tier and the 256 extras kernel spill 36-432 B, tools/sass_report.py.)
       if (!P.split.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
       if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
       role = pc.role;
-      if (pc.role != Fwd90Piece::kWhole) {
+      if (pc.role != StreamKPiece::kWhole) {
         n_hi -= pc.i_lo;
         n_count = pc.i_hi - pc.i_lo;
       }
@@ -630,7 +630,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int i = 0; i < kNO; ++i) acc_o[i] = 0.0f;
   };
 
-  // The stream-K tail's pieces (config.h Fwd90Split): this warpgroup's part of slot `slot`: float4
+  // The stream-K tail's pieces (config.h StreamK): this warpgroup's part of slot `slot`: float4
   // i of thread tid at i * 128 + tid (O's kNO / 4, then the row maxima and sums), and its flag.
   constexpr int kPartF4 = kNO / 4 + 1;
   auto part_of = [&](int slot) { return P.split_part + (int64_t(slot) * C::kConsumers + cw) * kPartF4 * 128 + tid; };
@@ -753,7 +753,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n_count == 0 && tid == 0) mbar_arrive(q_empty + q_slot);  // (else release_k did)
     ++tiles;
     it0 += n_count;
-    if (role == Fwd90Piece::kPartial) {  // the tile's rest is another CTA's: no O here
+    if (role == StreamKPiece::kPartial) {  // the tile's rest is another CTA's: no O here
       save_partial();
       if constexpr (kDeferOut) {
         // Nothing pending (write_out ran at S_0), but the compiler cannot know: without these
@@ -764,7 +764,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
       continue;
     }
-    if (role == Fwd90Piece::kMerge) merge_partial();
+    if (role == StreamKPiece::kMerge) merge_partial();
     finish();
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 6);
 #ifdef FLASHATTN_SM90_TRACE

@@ -52,6 +52,14 @@ int device_sm_count() {
   return sm_count;
 }
 
+unsigned long long split_epoch() {
+  // Unique per launch in this process (and, from the clock, unlike another process's): a flag
+  // left in reused memory never matches.
+  static std::atomic<unsigned long long> epoch{
+      (static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) << 20) | 1};
+  return epoch.fetch_add(1);
+}
+
 int persistent_ctas(const char* name, bool dflt, int sm_count) {
   const char* v = std::getenv(name);
   const int n = v != nullptr && v[0] >= '0' && v[0] <= '9' ? std::atoi(v) : dflt ? 1 : 0;
@@ -227,7 +235,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // this one runs); FLASHATTN_SM90_Q_PREFETCH=0: one.
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
-  // The last rounds as stream-K (config.h Fwd90Split) where every tile has the same keys (no
+  // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the
   // model (key blocks a CTA) saves 2% or more and the tier is 128 or below: session 27 measured
   // (H200, 3 rounds, non-causal, TFLOP/s stream-K / whole rounds) head_dim 128 2k 646 / 636, 4k
@@ -242,10 +250,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
     const int64_t grid = sm90::fwd90_grid(tiles, P.persistent != 0, P.sm_count);
     const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
-    P.split = sm90::Fwd90Split(tiles, grid, nk);
+    P.split = sm90::StreamK(tiles, grid, nk);
     const double whole = double((tiles + grid - 1) / grid) * nk;  // key blocks a CTA in whole rounds
     const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * nk + P.split.width) / whole : 0.0;
-    if (!sk_force && (saved < 0.02 || kernel.head_dim > 128)) P.split = sm90::Fwd90Split();
+    if (!sk_force && (saved < 0.02 || kernel.head_dim > 128)) P.split = sm90::StreamK();
     if (P.split.width > 0) {
       P.split_tiles = tiles;
       P.split_grid = grid;
@@ -255,11 +263,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
       split_ws = std::make_unique<Workspace>(context, part_bytes + std::size_t(grid) * (block_m / 64) * 8);
       P.split_part = reinterpret_cast<float4*>(split_ws->data());
       P.split_flag = reinterpret_cast<unsigned long long*>(split_ws->data() + part_bytes);
-      // Unique per launch in this process (and, from the clock, unlike another process's): a
-      // flag left in reused memory never matches.
-      static std::atomic<unsigned long long> epoch{
-          (static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) << 20) | 1};
-      P.split_epoch = epoch.fetch_add(1);
+      P.split_epoch = sm90::split_epoch();
     }
   }
 #ifdef FLASHATTN_SM90_TRACE

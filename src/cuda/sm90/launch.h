@@ -30,7 +30,7 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
     throw CudaError("flashattn: internal error: sm90 forward stream-K tail planned for " + std::to_string(P.split_tiles) +
                     " tiles on " + std::to_string(P.split_grid) + " CTAs, launched " + std::to_string(tiles) + " on " +
                     std::to_string(blocks));
-  if (P.split.width == 0) P.split = Fwd90Split(tiles, blocks, 0);  // whole rounds only: their count
+  if (P.split.width == 0) P.split = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   auto kernel = fwd_kernel<T, C, kExtras, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");

@@ -512,64 +512,67 @@ TEST(Sm90Bwd, SerialSdpAgrees) {
 }
 
 // The stream-K tail (bwd_kernel.h, config.h StreamK; no causal mask, window or varlen):
-// FLASHATTN_SM90_BWD_STREAMK=1 with grids of 3, 5 and 11 CTAs over tiles that do not come out
-// even cuts walks into a merged and a partial piece at many steps (each CTA's range starts
-// elsewhere; the query blocks end in a partial one). Per tier: plain bf16 (the dQ variant),
-// fp16 with a softcap, ALiBi and dropout (the kernel with extras, or kDrop), GQA with short
-// queries (two query heads a walk), and red.global dQ. Then the default grid (one CTA an SM)
-// over more tiles than SMs with STREAMK=1 and =0, a deterministic call with STREAMK=1 (never
-// split: dQ's order is fixed) run twice, bitwise equal, and agreement with whole tiles.
-TEST(Sm90Bwd, StreamKTail) {
+// FLASHATTN_SM90_BWD_STREAMK=1 with grids of 3 and 11 CTAs over 16 or 32 tiles (which do not come
+// out even) cuts walks into a merged and a partial piece at many steps (each CTA's range starts
+// elsewhere; the query blocks end in a partial one). Per head_dim (96: tier 128 padded): plain
+// bf16 (the dQ variant), fp16 with a softcap, ALiBi and dropout (the kernel with extras, or
+// kDrop), GQA with short queries (two query heads a walk), and red.global dQ.
+Spec streamk_spec(int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
+  Spec s;
+  s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+  s.head_dim = d;
+  s.batch = batch;
+  s.heads = heads;
+  s.heads_kv = heads / 2;
+  s.seqlen_q = variant == 2 ? 40 : sq;
+  s.seqlen_k = sk;
+  if (variant == 1) {
+    s.softcap = 25.0f;
+    s.alibi = 1;
+    s.dropout = 0.15f;
+  }
+  s.backend = Backend::Cuda;
+  s.seed = seed;
+  return s;
+}
+
+class Sm90BwdStreamK : public testing::TestWithParam<int> {};
+
+TEST_P(Sm90BwdStreamK, Backward) {
   REQUIRE_SM90_BWD();
-  int ran = 0;
-  auto spec = [](int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
-    Spec s;
-    s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
-    s.head_dim = d;
-    s.batch = batch;
-    s.heads = heads;
-    s.heads_kv = heads / 2;
-    s.seqlen_q = variant == 2 ? 40 : sq;
-    s.seqlen_k = sk;
-    if (variant == 1) {
-      s.softcap = 25.0f;
-      s.alibi = 1;
-      s.dropout = 0.15f;
-    }
-    s.backend = Backend::Cuda;
-    s.seed = seed;
-    return s;
-  };
+  const int d = GetParam();
+  if (!tier_built(bwd90_tier(d))) GTEST_SKIP() << "head_dim tier " << bwd90_tier(d) << " not built";
   with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
-    for (int d : {64, 96, 128, 192, 256}) {
-      if (!tier_built(bwd90_tier(d))) continue;
-      for (const char* grid : {"3", "5", "11"})
-        for (int variant = 0; variant < 4; ++variant)
-          with_env("FLASHATTN_SM90_BWD_PERSISTENT", grid, [&] {
-            SCOPED_TRACE(std::string("grid ") + grid + ", variant " + std::to_string(variant));
-            const Spec x = spec(d, variant, 2, 4, 300, 500, uint64_t(d * 10 + variant + 8000));
-            if (variant == 3) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
-            else check_backward_sm90(x, "cuda-sm90");
-            ++ran;
-          });
-    }
+    for (const char* grid : {"3", "11"})
+      for (int variant = 0; variant < 4; ++variant)
+        with_env("FLASHATTN_SM90_BWD_PERSISTENT", grid, [&] {
+          SCOPED_TRACE(std::string("grid ") + grid + ", variant " + std::to_string(variant));
+          const Spec x = streamk_spec(d, variant, 2, 4, 200, 500, uint64_t(d * 10 + variant + 8000));
+          if (variant == 3) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
+          else check_backward_sm90(x, "cuda-sm90");
+        });
   });
+}
+
+INSTANTIATE_TEST_SUITE_P(HeadDims, Sm90BwdStreamK, testing::Values(64, 96, 128, 192, 256));
+
+// The default grid (one CTA an SM) over more tiles than SMs with STREAMK=1 and =0; a
+// deterministic call with STREAMK=1 (never split: dQ's order is fixed) bitwise equal over three
+// runs; split (a grid of 7) against whole tiles on the same inputs.
+TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
+  REQUIRE_SM90_BWD();
   for (const char* streamk : {"1", "0"})
     with_env("FLASHATTN_SM90_BWD_STREAMK", streamk, [&] {
       SCOPED_TRACE(std::string("default grid, FLASHATTN_SM90_BWD_STREAMK=") + streamk);
-      check_backward_sm90(spec(128, 0, 2, 16, 700, 1200, 8100), "cuda-sm90");  // 160 tiles of 11 steps
-      ++ran;
+      check_backward_sm90(streamk_spec(128, 0, 2, 16, 400, 1200, 8100), "cuda-sm90");  // 160 tiles of 7 steps
     });
-  EXPECT_GT(ran, 0);
-  // Deterministic: STREAMK=1 does not split it (the writer warp orders dQ across key blocks).
   with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
     with_env("FLASHATTN_SM90_BWD_PERSISTENT", "5", [&] {
-      Spec x = spec(128, 0, 2, 4, 300, 500, 8200);
+      const Spec x = streamk_spec(128, 0, 2, 4, 300, 500, 8200);
       with_sm90_bwd(true, [&] { check_backward_deterministic(x, "cuda-sm90"); });
     });
   });
-  // Split (a grid of 7) against whole tiles on the same inputs.
-  Case c(spec(128, 0, 2, 4, 333, 777, 8300));
+  Case c(streamk_spec(128, 0, 2, 4, 333, 777, 8300));
   GpuCase g(c);
   g.run_forward();
   with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {

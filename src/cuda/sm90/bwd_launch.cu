@@ -115,23 +115,25 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // query blocks (no causal mask, no window, no varlen) and the order of dQ's additions is free
   // (not deterministic): on the standard shapes every tier has 2048 or 4096 tiles, 15.5 or 31.03
   // rounds on 132 SMs, so the last round leaves half or nearly all of them idle (3%). By default
-  // where the model (steps a CTA) saves 2% or more and a tile has at least kMinSteps steps (each
-  // piece costs a K/V load and a partial dK/dV through L2). FLASHATTN_SM90_BWD_STREAMK=1 splits
-  // wherever it can (tests), =0 never; FLASHATTN_SM90_BWD_PERSISTENT=N sets the grid (tests).
+  // where the model (steps a CTA) saves 2% or more: session 28 measured (H200, non-causal,
+  // TFLOP/s split / one CTA a tile, 2-3 rounds) d128 512 331 / 315, 1k 439 / 421, 2k 521 / 494,
+  // 8k 528-531 / 516-528; d64 512 294 / 253, 2k 454 / 434, 8k 484 / 470; d256 512 271 / 268, 1k
+  // 344 / 340, 2k 399 / 389, 8k 411 / 411 (the persistent grid also saves each tile's CTA launch,
+  // which weighs most on short tiles). FLASHATTN_SM90_BWD_STREAMK=1 splits wherever it can
+  // (tests), =0 never; FLASHATTN_SM90_BWD_PERSISTENT=N sets the grid (tests).
   std::unique_ptr<Workspace> split_ws;
   const char* sk_env = std::getenv("FLASHATTN_SM90_BWD_STREAMK");
   const bool sk_force = sk_env != nullptr && sk_env[0] == '1', sk_off = sk_env != nullptr && sk_env[0] == '0';
   const sm80::FwdParams& f = bp.fwd;
   if (!bp.deterministic && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
       f.cu_seqlens_k == nullptr && !sk_off) {
-    constexpr int kMinSteps = 16;
     const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
     const int64_t grid = std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
     const int steps = (f.seqlen_q + P.block_m - 1) / P.block_m * f.group;
     if (grid > 0) P.split = StreamK(tiles, grid, steps);
     const double whole = double((tiles + grid - 1) / std::max<int64_t>(grid, 1)) * steps;  // steps a CTA in whole rounds
     const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * steps + P.split.width) / whole : 0.0;
-    if (!sk_force && (saved < 0.02 || steps < kMinSteps)) P.split = StreamK();
+    if (!sk_force && saved < 0.02) P.split = StreamK();
     if (P.split.width > 0) {
       P.split_tiles = tiles;
       P.split_grid = grid;

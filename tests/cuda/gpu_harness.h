@@ -381,4 +381,26 @@ inline bool sm90_path_built(bool backward, std::string* why, int head_dim = 128)
     if (!sm90_path_built(backward, &why)) GTEST_SKIP() << why;   \
   } while (0)
 
+// The stream-K tests' problems (test_sm90.cc Sm90.StreamKTail, test_sm90_bwd.cc
+// Sm90BwdStreamK): variant 0 plain bf16, 1 fp16 with a softcap, ALiBi and dropout, 2 GQA with 40
+// queries (two query heads a tile or walk); heads_kv = heads / 2.
+inline Spec streamk_spec(int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
+  Spec s;
+  s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+  s.head_dim = d;
+  s.batch = batch;
+  s.heads = heads;
+  s.heads_kv = heads / 2;
+  s.seqlen_q = variant == 2 ? 40 : sq;
+  s.seqlen_k = sk;
+  if (variant == 1) {
+    s.softcap = 25.0f;
+    s.alibi = 1;
+    s.dropout = 0.15f;
+  }
+  s.backend = Backend::Cuda;
+  s.seed = seed;
+  return s;
+}
+
 }  // namespace flashattn::test

@@ -379,45 +379,27 @@ TEST(Sm90, PersistentThreeCtasOneQBuffer) {
 TEST(Sm90, StreamKTail) {
   REQUIRE_SM90();
   int ran = 0;
-  auto spec = [](int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
-    Spec s;
-    s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
-    s.head_dim = d;
-    s.batch = batch;
-    s.heads = heads;
-    s.heads_kv = heads / 2;
-    s.seqlen_q = variant == 2 ? 40 : sq;
-    s.seqlen_k = sk;
-    if (variant == 1) {
-      s.softcap = 25.0f;
-      s.alibi = 1;
-      s.dropout = 0.15f;
-    }
-    s.backend = Backend::Cuda;
-    s.seed = seed;
-    return s;
-  };
   with_env("FLASHATTN_SM90_STREAMK", "1", [&] {  // (wherever it can: the default rule would skip some)
     for (int d : {64, 96, 128, 192, 256})
       for (const char* grid : {"5", "11"})
         for (int variant = 0; variant < 3; ++variant)
           with_env("FLASHATTN_SM90_PERSISTENT", grid, [&] {
             SCOPED_TRACE(std::string("grid ") + grid + ", variant " + std::to_string(variant));
-            ran += check_sm90_if_built(spec(d, variant, 3, 4, 500, 700, uint64_t(d * 10 + variant + 7000)));
+            ran += check_sm90_if_built(streamk_spec(d, variant, 3, 4, 500, 700, uint64_t(d * 10 + variant + 7000)));
           });
   });
   for (const char* streamk : {"1", "0"})
     with_env("FLASHATTN_SM90_STREAMK", streamk, [&] {
       for (int d : {64, 128}) {
         SCOPED_TRACE(std::string("default grid, FLASHATTN_SM90_STREAMK=") + streamk);
-        ran += check_sm90_if_built(spec(d, 0, 2, 16, 1100, 1000, uint64_t(d + 7100)));  // 192 / 288 tiles
+        ran += check_sm90_if_built(streamk_spec(d, 0, 2, 16, 1100, 1000, uint64_t(d + 7100)));  // 192 / 288 tiles
       }
     });
   // The defaults from 8192 keys at head_dim 128: 176-key blocks (launch.cu) and the stream-K tail
   // (a grid of 7 CTAs over 12 tiles of 47 key blocks, the last one partial).
   with_env("FLASHATTN_SM90_PERSISTENT", "7", [&] {
     SCOPED_TRACE("head_dim 128, 8192 keys, defaults");
-    ran += check_sm90_if_built(spec(128, 0, 1, 4, 300, 8192, 7200));
+    ran += check_sm90_if_built(streamk_spec(128, 0, 1, 4, 300, 8192, 7200));
   });
   SKIP_IF_NONE_RAN(ran);
 }

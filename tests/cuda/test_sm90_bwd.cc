@@ -516,26 +516,8 @@ TEST(Sm90Bwd, SerialSdpAgrees) {
 // out even) cuts walks into a merged and a partial piece at many steps (each CTA's range starts
 // elsewhere; the query blocks end in a partial one). Per head_dim (96: tier 128 padded): plain
 // bf16 (the dQ variant), fp16 with a softcap, ALiBi and dropout (the kernel with extras, or
-// kDrop), GQA with short queries (two query heads a walk), and red.global dQ.
-Spec streamk_spec(int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
-  Spec s;
-  s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
-  s.head_dim = d;
-  s.batch = batch;
-  s.heads = heads;
-  s.heads_kv = heads / 2;
-  s.seqlen_q = variant == 2 ? 40 : sq;
-  s.seqlen_k = sk;
-  if (variant == 1) {
-    s.softcap = 25.0f;
-    s.alibi = 1;
-    s.dropout = 0.15f;
-  }
-  s.backend = Backend::Cuda;
-  s.seed = seed;
-  return s;
-}
-
+// kDrop), GQA with short queries (two query heads a walk), and red.global dQ (streamk_spec,
+// gpu_harness.h).
 class Sm90BwdStreamK : public testing::TestWithParam<int> {};
 
 TEST_P(Sm90BwdStreamK, Backward) {

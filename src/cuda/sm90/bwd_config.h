@@ -124,8 +124,8 @@ struct Bwd90Config {
   static constexpr int kOffLse = kOffKeep + kBytesKeep;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;
   static constexpr int kOffBar = kOffDsum + kStages * kBlockM * 4;
-  // Barriers: K/V full and empty, the stream-K merge's; Q/dO full and empty per stage; dQ full and empty (above); +1024: alignment
-  // slack.
+  // Barriers: K/V full and empty, the stream-K merge's; Q/dO full and empty per stage; dQ full
+  // and empty (above); +1024: alignment slack.
   // kSplitD: the P^T exchange tile's full and empty barriers, and S^T's completion (serial_sdp).
   static constexpr int kBarsP = kSplitD ? 3 : 0;
   static constexpr int kSmemBytes = kOffBar + (3 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;

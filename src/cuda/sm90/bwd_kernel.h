@@ -349,7 +349,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 for (int w = 0; w < 2; ++w)
 #pragma unroll
                   for (int j = 0; j < C::kDQ / C::kDqBoxCols; ++j)
-                    tma_reduce_add_4d(&P.tma_dq, smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
+                    tma_reduce_add_4d(&P.tma_dq,
+                                      smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
                                       w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
               }
             } else if (P.dq_tensor) {

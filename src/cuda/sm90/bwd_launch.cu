@@ -128,10 +128,12 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   if (!bp.deterministic && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
       f.cu_seqlens_k == nullptr && !sk_off) {
     const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
-    const int64_t grid = std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
+    const int64_t grid =
+        std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
     const int steps = (f.seqlen_q + P.block_m - 1) / P.block_m * f.group;
     if (grid > 0) P.split = StreamK(tiles, grid, steps);
-    const double whole = double((tiles + grid - 1) / std::max<int64_t>(grid, 1)) * steps;  // steps a CTA in whole rounds
+    // Steps a CTA in whole rounds, and the share the tail's split saves.
+    const double whole = double((tiles + grid - 1) / std::max<int64_t>(grid, 1)) * steps;
     const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * steps + P.split.width) / whole : 0.0;
     if (!sk_force && saved < 0.02) P.split = StreamK();
     if (P.split.width > 0) {

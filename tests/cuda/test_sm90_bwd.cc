@@ -569,5 +569,22 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
   expect_near_tensor(c.dv, dv0, "dv");
 }
 
+// Causal tile orders (BwdParams90::head_group): groups of 3 (batch, kv head) pairs of 8 (the last
+// group smaller), of 1, and the (batch, kv head) order (0); the default grid tests run the
+// launcher's rule.
+TEST(Sm90Bwd, CausalHeadGroups) {
+  REQUIRE_SM90_BWD();
+  for (const char* hg : {"3", "1", "0"})
+    with_env("FLASHATTN_SM90_BWD_HEAD_GROUP", hg, [&] {
+      for (int d : {64, 128, 256}) {
+        if (!tier_built(d)) continue;
+        SCOPED_TRACE(std::string("head group ") + hg + ", head_dim " + std::to_string(d));
+        Spec x = streamk_spec(d, 0, 2, 8, 300, 500, uint64_t(8400 + d));
+        x.causal = true;
+        check_backward_sm90(x, "cuda-sm90");
+      }
+    });
+}
+
 }  // namespace
 }  // namespace flashattn::test

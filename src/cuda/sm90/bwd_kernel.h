@@ -90,6 +90,13 @@ struct BwdParams90 {
   // and CTA c's last (kMerge: waits for the flag, adds the slot into its accumulators, writes dK
   // and dV). dQ needs no merge: every step adds its own.
   StreamK split;
+  // The tile order under a causal mask (not deterministic, not varlen; 0: (batch, kv head)
+  // slowest, key blocks fastest): groups of head_group (batch, kv head) pairs whose key blocks
+  // interleave, the longest walks (key block 0) first. In the (batch, kv head) order each head's
+  // short walks come last but the last heads' long ones start late: a list-scheduling model of
+  // the standard shapes (132 SMs) puts that 3-7% over the even share at 1k-8k, groups of 2-8 at
+  // 0-2% (bench/NOTES.md session 28). The launcher picks it (bwd_launch.cu).
+  int head_group = 0;
   int64_t split_tiles = 0, split_grid = 0;
   float4* split_part = nullptr;
   unsigned long long* split_flag = nullptr;
@@ -168,10 +175,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // Tile t into the variables above; false when its key block is past its sequence (varlen).
   // (32-bit divisions: tiles < 2^31, the launcher's check_grid; a 64-bit one is a call whose
   // register saves made the consumers spill.)
+  // P.head_group > 0 (causal): the tiles in groups of head_group (batch, kv head) pairs, key
+  // blocks slowest within a group, so the longest walks of a group run first and its shortest
+  // last (BwdParams90::head_group).
   auto load_tile = [&](int64_t t) {
-    const uint32_t bhk = uint32_t(t) / uint32_t(bp.num_n_blocks);
-    const int n_idx = int(uint32_t(t) - bhk * uint32_t(bp.num_n_blocks));
-    n_block = bp.deterministic ? bp.num_n_blocks - 1 - n_idx : n_idx;
+    const uint32_t nb = uint32_t(bp.num_n_blocks), tt = uint32_t(t);
+    uint32_t bhk = tt / nb, n_idx = tt - bhk * nb;
+    if (P.head_group > 0) {
+      const uint32_t hg = uint32_t(P.head_group), g = tt / (hg * nb), r = tt - g * hg * nb;
+      const uint32_t pairs = uint32_t(p.batch) * uint32_t(p.num_heads_kv);
+      const uint32_t size = min(hg, pairs - g * hg);  // (the last group may be smaller)
+      n_idx = r / size;
+      bhk = g * hg + (r - n_idx * size);
+    }
+    n_block = bp.deterministic ? bp.num_n_blocks - 1 - int(n_idx) : int(n_idx);
     b = int(bhk / uint32_t(p.num_heads_kv));
     hk = int(bhk - uint32_t(b) * uint32_t(p.num_heads_kv));
     seq = sm80::SeqInfo(p, b);

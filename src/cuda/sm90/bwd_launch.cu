@@ -150,6 +150,16 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
       P.split_epoch = split_epoch();
     }
   }
+  // Causal: tiles in groups of (batch, kv head) pairs, longest walks first (BwdParams90::head_group):
+  // 8 pairs up to 32 key blocks, 4 up to 64, else 2 (the list-scheduling model's best that keeps
+  // a group's Q, dO and dQ rows within ~32 MB of L2 on the standard shapes);
+  // FLASHATTN_SM90_BWD_HEAD_GROUP=N takes N (0: the (batch, kv head) order).
+  if (f.causal && !bp.deterministic && f.cu_seqlens_q == nullptr && f.cu_seqlens_k == nullptr) {
+    const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
+    P.head_group = n_blocks <= 32 ? 8 : n_blocks <= 64 ? 4 : 2;
+    const char* hg = std::getenv("FLASHATTN_SM90_BWD_HEAD_GROUP");
+    if (hg != nullptr && hg[0] >= '0' && hg[0] <= '9') P.head_group = std::min(std::atoi(hg), 1 << 16);
+  }
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
   l.kernel->launch(&P, stream);

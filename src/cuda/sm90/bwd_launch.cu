@@ -151,12 +151,14 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
     }
   }
   // Causal: tiles in groups of (batch, kv head) pairs, longest walks first (BwdParams90::head_group):
-  // 8 pairs up to 32 key blocks, 4 up to 64, else 2 (the list-scheduling model's best that keeps
-  // a group's Q, dO and dQ rows within ~32 MB of L2 on the standard shapes);
-  // FLASHATTN_SM90_BWD_HEAD_GROUP=N takes N (0: the (batch, kv head) order).
+  // 8 pairs up to 16 key blocks, 4 up to 64, else 2. Session 28 measured (H200, 2 rounds, TFLOP/s
+  // this rule / the (batch, kv head) order; groups of 2, 4, 8 beside, bench/NOTES.md): d128 1k 303
+  // / 300, 2k 414 / 400, 4k 499 (G = 4) / 478, 8k 497 / 467, 16k 515-519 / 519; d64 2k 336 / 333,
+  // 8k 436-464 / 433; d256 2k 340 / 332, 8k 397-407 / 387. FLASHATTN_SM90_BWD_HEAD_GROUP=N takes
+  // N (0: the (batch, kv head) order).
   if (f.causal && !bp.deterministic && f.cu_seqlens_q == nullptr && f.cu_seqlens_k == nullptr) {
     const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
-    P.head_group = n_blocks <= 32 ? 8 : n_blocks <= 64 ? 4 : 2;
+    P.head_group = n_blocks <= 16 ? 8 : n_blocks <= 64 ? 4 : 2;
     const char* hg = std::getenv("FLASHATTN_SM90_BWD_HEAD_GROUP");
     if (hg != nullptr && hg[0] >= '0' && hg[0] <= '9') P.head_group = std::min(std::atoi(hg), 1 << 16);
   }

@@ -160,7 +160,10 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
     const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
     P.head_group = n_blocks <= 16 ? 8 : n_blocks <= 64 ? 4 : 2;
     const char* hg = std::getenv("FLASHATTN_SM90_BWD_HEAD_GROUP");
-    if (hg != nullptr && hg[0] >= '0' && hg[0] <= '9') P.head_group = std::min(std::atoi(hg), 1 << 16);
+    if (hg != nullptr && hg[0] >= '0' && hg[0] <= '9') P.head_group = std::atoi(hg);
+    // At most every pair in one group: head_group x key blocks <= the tiles (< 2^31, check_grid),
+    // so the kernel's 32-bit tile arithmetic cannot wrap.
+    P.head_group = int(std::min<int64_t>(std::max(P.head_group, 0), int64_t(f.batch) * f.num_heads_kv));
   }
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;

@@ -157,8 +157,8 @@ TEST(Sm90Layout, FastDivIsExact) {
   }
 }
 
-// The tile sequence as first written, by plain division (config.h Fwd90TileMap must equal it).
-Fwd90Tile tile_by_division(int64_t t, int64_t bh_count, int num_m_blocks, bool causal, bool varlen, int group_heads) {
+// The tile sequence as first written, by plain division (config.h TileMap90 must equal it).
+Tile90 tile_by_division(int64_t t, int64_t bh_count, int num_m_blocks, bool causal, bool varlen, int group_heads) {
   if (causal && group_heads > 0 && !varlen) {
     const int64_t rounded = (bh_count + group_heads / 2) / group_heads;
     const int64_t groups = rounded > 1 ? rounded : 1;
@@ -171,7 +171,7 @@ Fwd90Tile tile_by_division(int64_t t, int64_t bh_count, int num_m_blocks, bool c
   return {num_m_blocks - 1 - int(t % num_m_blocks), int(t / num_m_blocks)};
 }
 
-// The forward's tile sequence (config.h Fwd90TileMap): every (query block, pair) exactly once, in
+// The forward's tile sequence (config.h TileMap90): every (query block, pair) exactly once, in
 // every order; causal groups: pairs g0 .. g0 + gsize - 1 contiguous in t, longest (last) query
 // blocks first within the group, groups in order; the same tiles as by plain division.
 TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
@@ -180,13 +180,13 @@ TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
       for (int mode = 0; mode < 3; ++mode)  // non-causal, causal, varlen
         for (int group : {0, 1, 5, 33, 200}) {
           const bool causal = mode == 1, varlen = mode == 2;
-          const Fwd90TileMap map(bh, m, causal, varlen, group);
+          const TileMap90 map(bh, m, causal, varlen, group);
           std::vector<int> seen(size_t(bh * m), 0);
           int64_t last_group = -1;
           int last_m = m;
           for (int64_t t = 0; t < bh * m; ++t) {
-            const Fwd90Tile tile = map(t);
-            const Fwd90Tile want = tile_by_division(t, bh, m, causal, varlen, group);
+            const Tile90 tile = map(t);
+            const Tile90 want = tile_by_division(t, bh, m, causal, varlen, group);
             ASSERT_TRUE(tile.m_block == want.m_block && tile.bh == want.bh)
                 << "t " << t << " bh " << bh << " m " << m << " mode " << mode << " group " << group;
             ASSERT_TRUE(tile.m_block >= 0 && tile.m_block < m && tile.bh >= 0 && tile.bh < bh)
@@ -206,16 +206,16 @@ TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
           for (int v : seen) ASSERT_EQ(v, 1) << "bh " << bh << " m " << m << " mode " << mode << " group " << group;
         }
   // Causal without groups: all pairs' last query block first.
-  EXPECT_EQ(Fwd90TileMap(10, 4, true, false, 0)(0).m_block, 3);
-  EXPECT_EQ(Fwd90TileMap(10, 4, true, false, 0)(9).m_block, 3);
-  EXPECT_EQ(Fwd90TileMap(10, 4, true, false, 0)(10).m_block, 2);
+  EXPECT_EQ(TileMap90(10, 4, true, false, 0)(0).m_block, 3);
+  EXPECT_EQ(TileMap90(10, 4, true, false, 0)(9).m_block, 3);
+  EXPECT_EQ(TileMap90(10, 4, true, false, 0)(10).m_block, 2);
   // Non-causal: the query blocks of one pair together.
-  EXPECT_EQ(Fwd90TileMap(10, 4, false, false, 0)(3).bh, 0);
-  EXPECT_EQ(Fwd90TileMap(10, 4, false, false, 0)(4).bh, 1);
+  EXPECT_EQ(TileMap90(10, 4, false, false, 0)(3).bh, 0);
+  EXPECT_EQ(TileMap90(10, 4, false, false, 0)(4).bh, 1);
   // The largest tile index of a big grid (2^31 - 1 tiles at most: sm90_eligible).
-  const Fwd90TileMap big(int64_t(1) << 24, 127, true, false, 33);
+  const TileMap90 big(int64_t(1) << 24, 127, true, false, 33);
   const int64_t last = (int64_t(1) << 24) * 127 - 1;
-  const Fwd90Tile a = big(last), b = tile_by_division(last, int64_t(1) << 24, 127, true, false, 33);
+  const Tile90 a = big(last), b = tile_by_division(last, int64_t(1) << 24, 127, true, false, 33);
   EXPECT_TRUE(a.m_block == b.m_block && a.bh == b.bh);
 }
 

@@ -404,7 +404,7 @@ TEST(Sm90, StreamKTail) {
   SKIP_IF_NONE_RAN(ran);
 }
 
-// Causal tiles in head groups (config.h Fwd90TileMap, launch.cu): more (batch, head) pairs than
+// Causal tiles in head groups (config.h TileMap90, launch.cu): more (batch, head) pairs than
 // half the SMs take groups of a quarter of the SMs (72 pairs: 33 and 39 with the remainder),
 // between a quarter and half the SMs groups of a sixth where the tiles have 128 rows (48 pairs);
 // FLASHATTN_SM90_CAUSAL_GROUPS forces small groups with a short last one; GQA (four query heads a

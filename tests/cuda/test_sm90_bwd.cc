@@ -214,21 +214,11 @@ void expect_near_tensor(const HostTensor& x, const HostTensor& y, const char* wh
   EXPECT_LE(diff, 0.02 * big + 1e-3) << what << ": one scheme against the other, largest |value| " << big;
 }
 
-// The backward twice on one Case (same q, k, v, dout and forward results): `first` and then
-// `second` wrap the call (the environment of each scheme); both within the reference's
-// tolerance, and close to each other. The shape: GQA, causal, unequal lengths.
+// The backward twice on one Case from `s` (same q, k, v, dout and forward results): `first` and
+// then `second` wrap the call (the environment of each scheme); both within the reference's
+// tolerance, and close to each other.
 template <typename A, typename B>
-void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const char* path_b, B&& second) {
-  Spec s;
-  s.dtype = DType::BFloat16;
-  s.head_dim = d;
-  s.seqlen_q = 777;
-  s.seqlen_k = 1031;
-  s.heads = 4;
-  s.heads_kv = 2;
-  s.causal = true;
-  s.backend = Backend::Cuda;
-  s.seed = seed;
+void backward_agree(const Spec& s, const char* path_a, A&& first, const char* path_b, B&& second) {
   Case c(s);
   GpuCase g(c);
   g.run_forward();
@@ -243,6 +233,22 @@ void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const c
   expect_near_tensor(c.dq, dq0, "dq");
   expect_near_tensor(c.dk, dk0, "dk");
   expect_near_tensor(c.dv, dv0, "dv");
+}
+
+// ... on a GQA, causal problem of unequal lengths.
+template <typename A, typename B>
+void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const char* path_b, B&& second) {
+  Spec s;
+  s.dtype = DType::BFloat16;
+  s.head_dim = d;
+  s.seqlen_q = 777;
+  s.seqlen_k = 1031;
+  s.heads = 4;
+  s.heads_kv = 2;
+  s.causal = true;
+  s.backend = Backend::Cuda;
+  s.seed = seed;
+  backward_agree(s, path_a, first, path_b, second);
 }
 
 // The sm90 backward against the sm80 backward on the same inputs.
@@ -554,19 +560,13 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
       with_sm90_bwd(true, [&] { check_backward_deterministic(x, "cuda-sm90"); });
     });
   });
-  Case c(streamk_spec(128, 0, 2, 4, 333, 777, 8300));
-  GpuCase g(c);
-  g.run_forward();
-  with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
-    with_env("FLASHATTN_SM90_BWD_PERSISTENT", "7", [&] { with_sm90_bwd(true, [&] { g.run_backward(); }); });
-  });
-  check_backward_results(c);
-  const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
-  with_env("FLASHATTN_SM90_BWD_STREAMK", "0", [&] { with_sm90_bwd(true, [&] { g.run_backward(); }); });
-  check_backward_results(c);
-  expect_near_tensor(c.dq, dq0, "dq");
-  expect_near_tensor(c.dk, dk0, "dk");
-  expect_near_tensor(c.dv, dv0, "dv");
+  backward_agree(
+      streamk_spec(128, 0, 2, 4, 333, 777, 8300), "cuda-sm90",
+      [](auto&& run) {
+        with_env("FLASHATTN_SM90_BWD_STREAMK", "1",
+                 [&] { with_env("FLASHATTN_SM90_BWD_PERSISTENT", "7", [&] { with_sm90_bwd(true, run); }); });
+      },
+      "cuda-sm90", [](auto&& run) { with_env("FLASHATTN_SM90_BWD_STREAMK", "0", [&] { with_sm90_bwd(true, run); }); });
 }
 
 // Causal tile orders (BwdParams90::head_group): groups of 3 (batch, kv head) pairs of 8 (the last

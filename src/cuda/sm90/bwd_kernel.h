@@ -44,6 +44,7 @@
 #include "cuda/sm90/bwd_config.h"
 #include "cuda/sm90/config.h"
 #include "cuda/sm90/prim.h"
+#include "cuda/sm90/streamk.h"
 #include "cuda/sm90/wgmma_ops.h"
 #include "semantics/mask.h"
 #include "semantics/score_mod.h"
@@ -83,24 +84,22 @@ struct BwdParams90 {
   // The CTAs' work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a tile's
   // query walk). Without a tail (width 0) one CTA a tile, the launcher's StreamK(tiles, tiles, 0).
   // With one (the launcher's plan, bwd_launch.cu: tiles of equal walks only, not deterministic)
-  // a persistent grid of split_grid CTAs, whose last rounds cut the walks of the remaining tiles
+  // a persistent grid of sk.grid CTAs, whose last rounds cut the walks of the remaining tiles
   // into equal ranges: a tile cut between CTAs c and c + 1 has two pieces, CTA c + 1's first item
-  // (kPartial: its dK and dV accumulators, unscaled, to slot c + 1 of split_part, float4 i of
-  // consumer thread t at i * 256 + t, then the slot's flag set to split_epoch, unique per launch)
+  // (kPartial: its dK and dV accumulators, unscaled, to slot c + 1 of sk.part, float4 i of
+  // consumer thread t at i * 256 + t, then the slot's flag set to sk.epoch, unique per launch)
   // and CTA c's last (kMerge: waits for the flag, adds the slot into its accumulators, writes dK
-  // and dV). dQ needs no merge: every step adds its own.
-  StreamK split;
+  // and dV). dQ needs no merge: every step adds its own. (streamk.h; two flags a slot.)
+  StreamKLaunch sk;
   // The tile order under a causal mask (not deterministic, not varlen; 0: (batch, kv head)
   // slowest, key blocks fastest): groups of head_group (batch, kv head) pairs whose key blocks
   // interleave, the longest walks (key block 0) first. In the (batch, kv head) order each head's
   // short walks come last but the last heads' long ones start late: a list-scheduling model of
   // the standard shapes (132 SMs) puts that 3-7% over the even share at 1k-8k, groups of 2-8 at
-  // 0-2% (bench/NOTES.md session 28). The launcher picks it (bwd_launch.cu).
+  // 0-2% (bench/NOTES.md session 28). bwd_launch.cu picks it; the launcher (bwd_launch.h) turns
+  // it into `tiles`, the forward's tile map (config.h TileMap90), which the kernel decodes.
   int head_group = 0;
-  int64_t split_tiles = 0, split_grid = 0;
-  float4* split_part = nullptr;
-  unsigned long long* split_flag = nullptr;
-  unsigned long long split_epoch = 0;
+  TileMap90 tiles;
 };
 
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup. It
@@ -162,7 +161,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // block n + 1 reaches a query block one step before key block n: no CTA waits in the steady
   // state. (In increasing order every CTA waited for its predecessor's extra steps: the causal
   // backward took as long as the full one, session 7. The price: under a causal mask the longest
-  // CTAs launch last.) A CTA's items (P.split): its tile, or with a stream-K tail its whole tiles
+  // CTAs launch last.) A CTA's items (P.sk.plan): its tile, or with a stream-K tail its whole tiles
   // and then its pieces. Every role (producer, LSE/D warp, dQ writer, consumers) walks the same
   // items with a cursor of its own, and counts its steps over all of them (g: ring stage, dS,
   // dQ and keep buffers, and their phases, as one walk).
@@ -173,21 +172,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   sm80::QueryWalk walk;
   int role = StreamKPiece::kWhole, step0 = 0, steps = 0;  // the item: steps [step0, step0 + steps) of the walk
   // Tile t into the variables above; false when its key block is past its sequence (varlen).
-  // (32-bit divisions: tiles < 2^31, the launcher's check_grid; a 64-bit one is a call whose
-  // register saves made the consumers spill.)
-  // P.head_group > 0 (causal): the tiles in groups of head_group (batch, kv head) pairs, key
-  // blocks slowest within a group, so the longest walks of a group run first and its shortest
-  // last (BwdParams90::head_group).
+  // Its pair and key block from P.tiles (config.h TileMap90: FastDiv decodes); the rest in 32 bits
+  // (tiles < 2^31, the launcher's check_grid; a 64-bit division is a call whose register saves
+  // made the consumers spill).
   auto load_tile = [&](int64_t t) {
-    const uint32_t nb = uint32_t(bp.num_n_blocks), tt = uint32_t(t);
-    uint32_t bhk = tt / nb, n_idx = tt - bhk * nb;
-    if (P.head_group > 0) {
-      const uint32_t hg = uint32_t(P.head_group), g = tt / (hg * nb), r = tt - g * hg * nb;
-      const uint32_t pairs = uint32_t(p.batch) * uint32_t(p.num_heads_kv);
-      const uint32_t size = min(hg, pairs - g * hg);  // (the last group may be smaller)
-      n_idx = r / size;
-      bhk = g * hg + (r - n_idx * size);
-    }
+    const Tile90 tile = P.tiles(t);
+    const uint32_t bhk = uint32_t(tile.bh), n_idx = uint32_t(bp.num_n_blocks - 1 - tile.m_block);
     n_block = bp.deterministic ? bp.num_n_blocks - 1 - int(n_idx) : int(n_idx);
     b = int(bhk / uint32_t(p.num_heads_kv));
     hk = int(bhk - uint32_t(b) * uint32_t(p.num_heads_kv));
@@ -207,7 +197,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   auto next_item = [&](int* c) {
     for (;;) {
       StreamKPiece pc;
-      if (!P.split.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
+      if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
       if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;
       role = pc.role;
       const bool whole = pc.role == StreamKPiece::kWhole;
@@ -399,7 +389,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
         bulk_wait();  // the reductions done before the CTA exits
       }
-    } else if (warp == 3 && lane == 0 && P.split.width > 0) {
+    } else if (warp == 3 && lane == 0 && P.sk.plan.width > 0) {
       // The stream-K tail's wait: before the consumers merge a kMerge piece's partner, its flag
       // (set by CTA blockIdx.x + 1 after its kPartial piece, its first item: in practice set long
       // before it is needed). Here rather than in a consumer thread: the bounded poll (a flag that
@@ -408,9 +398,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       int cursor = 0;
       while (next_item(&cursor)) {
         if (role != StreamKPiece::kMerge) continue;
-        const unsigned long long* flag = P.split_flag + int64_t(ctaid_x() + 1) * 2;
+        const unsigned long long* flag = P.sk.flag + int64_t(ctaid_x() + 1) * 2;
         const long long t0 = clock64();
-        while (ld_acquire_gpu(flag) != P.split_epoch || ld_acquire_gpu(flag + 1) != P.split_epoch) {
+        while (ld_acquire_gpu(flag) != P.sk.epoch || ld_acquire_gpu(flag + 1) != P.sk.epoch) {
           if (clock64() - t0 > (1ll << 36)) __trap();
           __nanosleep(64);
         }
@@ -812,12 +802,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     store_dq(s, acc_dq, h, m0, rows);
   };
 
-  // The stream-K tail's pieces (P.split): this warpgroup's part of slot `slot`, float4 i of its
+  // The stream-K tail's pieces (P.sk.plan): this warpgroup's part of slot `slot`, float4 i of its
   // thread tid at i * 256 + cw * 128 + tid (dV's kNKV / 4, then dK's; kSplitD: the one
   // accumulator), and its flag.
   constexpr int kPartF4 = (C::kSplitD ? kNKV : 2 * kNKV) / 4;
-  auto part_of = [&](uint32_t slot) { return P.split_part + int64_t(slot) * kPartF4 * 256 + cw * 128 + tid; };
-  auto flag_of = [&](uint32_t slot) { return P.split_flag + int64_t(slot) * 2 + cw; };
+  auto part_of = [&](uint32_t slot) { return P.sk.part + int64_t(slot) * kPartF4 * 256 + cw * 128 + tid; };
+  auto flag_of = [&](uint32_t slot) { return P.sk.flag + int64_t(slot) * 2 + cw; };
   // This warpgroup's 128 threads (ids 5, 6). A variable id, which makes ptxas reserve all 16
   // (one CTA an SM: no cost); the literal ids of two branches (as kBarKeep) took the main loop
   // from 649 to 732 instructions with 5 local-memory accesses (tools/sass_report.py).
@@ -837,7 +827,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     __threadfence();
     split_bar();
-    if (tid == 0) st_release_gpu(flag_of(ctaid_x()), P.split_epoch);
+    if (tid == 0) st_release_gpu(flag_of(ctaid_x()), P.sk.epoch);
   };
   // kMerge: the rest of the tile's walk from slot blockIdx.x + 1 (CTA blockIdx.x + 1's kPartial
   // piece, its first item) added into this thread's accumulators, once warp 3 has seen its flag

@@ -122,8 +122,8 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // which weighs most on short tiles). FLASHATTN_SM90_BWD_STREAMK=1 splits wherever it can
   // (tests), =0 never; FLASHATTN_SM90_BWD_PERSISTENT=N sets the grid (tests).
   std::unique_ptr<Workspace> split_ws;
-  const char* sk_env = std::getenv("FLASHATTN_SM90_BWD_STREAMK");
-  const bool sk_force = sk_env != nullptr && sk_env[0] == '1', sk_off = sk_env != nullptr && sk_env[0] == '0';
+  const bool sk_force = env_choice("FLASHATTN_SM90_BWD_STREAMK", false);
+  const bool sk_off = !env_choice("FLASHATTN_SM90_BWD_STREAMK", true);
   const sm80::FwdParams& f = bp.fwd;
   if (!bp.deterministic && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
       f.cu_seqlens_k == nullptr && !sk_off) {
@@ -131,24 +131,13 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
     const int64_t grid =
         std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
     const int steps = (f.seqlen_q + P.block_m - 1) / P.block_m * f.group;
-    if (grid > 0) P.split = StreamK(tiles, grid, steps);
-    // Steps a CTA in whole rounds, and the share the tail's split saves.
-    const double whole = double((tiles + grid - 1) / std::max<int64_t>(grid, 1)) * steps;
-    const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * steps + P.split.width) / whole : 0.0;
-    if (!sk_force && saved < 0.02) P.split = StreamK();
-    if (P.split.width > 0) {
-      P.split_tiles = tiles;
-      P.split_grid = grid;
-      // A slot per CTA: 256 consumer threads x their dK and dV accumulators (kSplitD: one of the
-      // two, bwd_config.h), and two flags (one a consumer warpgroup).
-      const int tier = l.kernel->head_dim;
-      const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
-      const std::size_t part_bytes = std::size_t(grid) * slot_bytes;
-      split_ws = std::make_unique<Workspace>(*l.context, part_bytes + std::size_t(grid) * 2 * 8);
-      P.split_part = reinterpret_cast<float4*>(split_ws->data());
-      P.split_flag = reinterpret_cast<unsigned long long*>(split_ws->data() + part_bytes);
-      P.split_epoch = split_epoch();
-    }
+    if (grid > 0) P.sk.plan = StreamK(tiles, grid, steps);
+    if (!sk_force && P.sk.plan.saving() < 0.02) P.sk.plan = StreamK();
+    // A slot per CTA: 256 consumer threads x their dK and dV accumulators (kSplitD: one of the
+    // two, bwd_config.h), and two flags (one a consumer warpgroup).
+    const int tier = l.kernel->head_dim;
+    const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
+    if (P.sk.plan.width > 0) split_ws = P.sk.allocate(*l.context, tiles, grid, slot_bytes, 2);
   }
   // Causal: tiles in groups of (batch, kv head) pairs, longest walks first (BwdParams90::head_group):
   // 8 pairs up to 16 key blocks, 4 up to 64, else 2. Session 28 measured (H200, 2 rounds, TFLOP/s

@@ -23,15 +23,17 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   const int64_t tiles = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (tiles == 0) return;
   check_grid(tiles);
+  const int64_t pairs = int64_t(P.bp.fwd.batch) * P.bp.fwd.num_heads_kv;
+  P.tiles = TileMap90(pairs, P.bp.num_n_blocks, P.head_group > 0, false, P.head_group);
   // One CTA a tile, or the launcher's stream-K plan (bwd_launch.cu) over a persistent grid.
   int64_t blocks = tiles;
-  if (P.split.width > 0) {
-    if (P.split_tiles != tiles || P.split_grid <= 0 || P.split_grid > tiles || P.split_part == nullptr)
+  if (P.sk.plan.width > 0) {
+    if (P.sk.tiles != tiles || P.sk.grid <= 0 || P.sk.grid > tiles || P.sk.part == nullptr)
       throw CudaError("flashattn: internal error: the sm90 backward's stream-K plan is for " +
-                      std::to_string(P.split_tiles) + " tiles, the kernel has " + std::to_string(tiles));
-    blocks = P.split_grid;
+                      std::to_string(P.sk.tiles) + " tiles, the kernel has " + std::to_string(tiles));
+    blocks = P.sk.grid;
   } else {
-    P.split = StreamK(tiles, tiles, 0);
+    P.sk.plan = StreamK(tiles, tiles, 0);
   }
   if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_lag<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;

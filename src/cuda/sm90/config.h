@@ -72,19 +72,22 @@ using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsume
 // ones fill in; otherwise the query blocks of one pair together (they share K and V in L2).
 // The host builds the map once a launch (its divisors as FastDiv: a tile's decode is a few
 // multiplies instead of 64-bit divisions, which took ~1400 cycles a tile, session 17); tile
-// indices below 2^31 (sm90_eligible).
-struct Fwd90Tile {
+// indices below 2^31 (sm90_eligible). The backward (bwd_kernel.h) walks its key blocks by the
+// same map, blocks reversed (key block num_m_blocks - 1 - m_block: under a causal mask key block
+// 0 has the longest walk): causal groups (mode 2) where the launcher picks a group, else mode 0,
+// a (batch, kv head)'s key blocks together.
+struct Tile90 {
   int m_block;
   int bh;
 };
-struct Fwd90TileMap {
+struct TileMap90 {
   int mode = 0;  // 0: a pair's query blocks together; 1: causal or varlen, longest first; 2: causal groups
   int num_m_blocks = 1, last_group = 0, group_heads = 1;
   FastDiv by_m, by_bh;            // modes 0, 1: num_m_blocks, bh_count
   FastDiv by_group_tiles, by_group, by_last;  // mode 2: group_heads * num_m_blocks, group_heads, the last group's pairs
 
-  Fwd90TileMap() = default;
-  Fwd90TileMap(int64_t bh_count, int m_blocks, bool causal, bool varlen, int group)
+  TileMap90() = default;
+  TileMap90(int64_t bh_count, int m_blocks, bool causal, bool varlen, int group)
       : num_m_blocks(m_blocks), by_m(uint32_t(m_blocks)), by_bh(uint32_t(bh_count)) {
     if (causal && group > 0 && !varlen) {
       // Groups of group pairs; the last one takes a remainder below half a group too (a small
@@ -100,7 +103,7 @@ struct Fwd90TileMap {
       mode = causal || varlen ? 1 : 0;
     }
   }
-  FA_HD Fwd90Tile operator()(int64_t tile) const {
+  FA_HD Tile90 operator()(int64_t tile) const {
     const uint32_t t = uint32_t(tile);
     if (mode == 2) {
       const uint32_t g_raw = by_group_tiles.div(t);
@@ -171,6 +174,12 @@ struct StreamK {
     tile0 = int(rounds * grid);
     steps = int(tail_steps);
     width = int((tail_steps + grid - 1) / grid);
+  }
+  // The share of a CTA's steps the tail saves against whole rounds (dp_rounds + 2 of them where
+  // there is a tail: the rounds do not come out even); 0 without one. (Host side: the launchers'
+  // rules.)
+  double saving() const {
+    return width > 0 ? 1.0 - (double(dp_rounds) * nk + width) / (double(dp_rounds + 2) * nk) : 0.0;
   }
   // Tile of round r for CTA cta of `grid`: CTA c takes tile r * grid + c in even rounds and r *
   // grid + grid - 1 - c in odd ones (the snake balances causal grids, whose tiles shorten along t:

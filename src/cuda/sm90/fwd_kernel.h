@@ -23,6 +23,7 @@
 #include "cuda/sm80/params.h"
 #include "cuda/sm90/config.h"
 #include "cuda/sm90/prim.h"
+#include "cuda/sm90/streamk.h"
 #include "cuda/sm90/wgmma_ops.h"
 #include "semantics/mask.h"
 #include "semantics/score_mod.h"
@@ -89,7 +90,7 @@ struct FwdParams90 {
   // small chunks) still fill the tile; tma_q's boxes are (kBlockM / pack rows, pack heads). Only
   // for the plain kernel (no score modifier, no dropout: their per-head state is per tile).
   int pack = 1;
-  // Causal tile order in head groups (config.h Fwd90TileMap): the tiles of group_heads (batch,
+  // Causal tile order in head groups (config.h TileMap90): the tiles of group_heads (batch,
   // head) pairs at a time, longest first within the group, so that several tiles of each head in
   // flight share its K/V in L2; 0: one group (every head's longest tile first). The launcher
   // decides (launch.cu).
@@ -97,21 +98,15 @@ struct FwdParams90 {
   // The tile sequence (config.h; built by the launcher from group_heads and the problem), and the
   // divisors of a pair index by the head packs of a batch entry (num_heads / pack) and of a
   // packed tile's row by its head's rows (kBlockM / pack).
-  Fwd90TileMap tiles;
+  TileMap90 tiles;
   FastDiv heads_div, rows_div;
   // Persistent grid: min(tiles, sm_count) CTAs walk the tiles; else one CTA a tile.
   int persistent = 0;
   int sm_count = 0;
-  // The last rounds as stream-K (config.h StreamK; width 0: off): the launcher's split of
-  // `split_tiles` tiles over a grid of `split_grid` CTAs (it checks them against its own), the
-  // pieces' workspace (per slot, i.e. CTA, and consumer warpgroup: 128 threads' O, row maxima and
-  // row sums as float4s, thread fastest) and its flags (split_epoch: this launch's value, unique
-  // per launch, so the workspace needs no clearing). The launcher decides (launch.cu).
-  StreamK split;
-  int64_t split_tiles = 0, split_grid = 0;
-  float4* split_part = nullptr;
-  unsigned long long* split_flag = nullptr;
-  unsigned long long split_epoch = 0;
+  // The last rounds as stream-K (streamk.h; plan width 0: off): the pieces' slots hold, per
+  // consumer warpgroup, 128 threads' O, row maxima and row sums as float4s, thread fastest; a flag
+  // a consumer warpgroup. The launcher decides (launch.cu).
+  StreamKLaunch sk;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
 #endif
@@ -155,7 +150,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // snake (config.h StreamK::round_tile; 16k causal with plain striding: CTA 0 had 14% more
   // work than the last), then the pieces of a stream-K tail where the launcher planned one
   // (FwdParams90::split). The launcher's grid is min(tiles, SMs) with FwdParams90::persistent,
-  // else one CTA a tile and one round. The order of the tiles: config.h Fwd90TileMap. Every
+  // else one CTA a tile and one round. The order of the tiles: config.h TileMap90. Every
   // warpgroup walks the same sequence, so producer and consumers agree on each tile.
 #ifdef FLASHATTN_SM90_TRACE
   const long long trace_t0 = clock64();
@@ -184,10 +179,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
   SeqInfo seq;
   semantics::Mask mask;
-  int role = StreamKPiece::kWhole;  // the tile's role (a piece of the stream-K tail, P.split)
+  int role = StreamKPiece::kWhole;  // the tile's role (a piece of the stream-K tail, P.sk.plan)
   // Loads tile t into the variables above; false when its query block is past its sequence.
   auto load_tile = [&](int64_t t) {
-    const Fwd90Tile tile = P.tiles(t);
+    const Tile90 tile = P.tiles(t);
     const int m_block = tile.m_block;
     b = int(P.heads_div.div(uint32_t(tile.bh)));
     h = (tile.bh - b * heads_t) * pack;  // the tile's first query head
@@ -210,7 +205,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     return true;
   };
   // The next work item at cursor *c into the variables above: whole tiles while *c is below
-  // P.split.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this CTA's
+  // P.sk.plan.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this CTA's
   // pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only, as n_hi
   // and n_count); false when none is left. Producer and consumers walk the same items, each with
   // a cursor of its own (one register: kept across the main loop).
@@ -220,7 +215,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // (blockIdx.x through a volatile read: what derives from it is not held in registers
       // across the tile loop; with blockIdx.x the head_dim-64 three-consumer kernels, the 176-key
       // tier and the 256 extras kernel spill 36-432 B, tools/sass_report.py.)
-      if (!P.split.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
+      if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
       if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
       role = pc.role;
       if (pc.role != StreamKPiece::kWhole) {
@@ -633,8 +628,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // The stream-K tail's pieces (config.h StreamK): this warpgroup's part of slot `slot`: float4
   // i of thread tid at i * 128 + tid (O's kNO / 4, then the row maxima and sums), and its flag.
   constexpr int kPartF4 = kNO / 4 + 1;
-  auto part_of = [&](int slot) { return P.split_part + (int64_t(slot) * C::kConsumers + cw) * kPartF4 * 128 + tid; };
-  auto flag_of = [&](int slot) { return P.split_flag + int64_t(slot) * C::kConsumers + cw; };
+  auto part_of = [&](int slot) { return P.sk.part + (int64_t(slot) * C::kConsumers + cw) * kPartF4 * 128 + tid; };
+  auto flag_of = [&](int slot) { return P.sk.flag + int64_t(slot) * C::kConsumers + cw; };
   // kPartial: O unnormalized, the row maxima (log2 units) and this thread's row sums out to slot
   // blockIdx.x, then the flag (every thread's stores fenced before the barrier, the flag after).
   auto save_partial = [&] {
@@ -645,7 +640,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     __stcg(dst + (kPartF4 - 1) * 128, make_float4(row_max[0], row_max[1], row_sum[0], row_sum[1]));
     __threadfence();
     named_bar_sync(1 + C::kConsumers + cw, 128);
-    if (tid == 0) st_release_gpu(flag_of(blockIdx.x), P.split_epoch);
+    if (tid == 0) st_release_gpu(flag_of(blockIdx.x), P.sk.epoch);
   };
   // kMerge: the rest of the tile's keys from slot blockIdx.x + 1 (CTA blockIdx.x + 1's kPartial
   // piece) merged into this thread's O, row maxima and sums, as the online softmax merges a block.
@@ -653,7 +648,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (tid == 0) {
       // Bounded: a flag that never comes (a bug) traps instead of hanging.
       const long long t0 = clock64();
-      while (ld_acquire_gpu(flag_of(blockIdx.x + 1)) != P.split_epoch) {
+      while (ld_acquire_gpu(flag_of(blockIdx.x + 1)) != P.sk.epoch) {
         if (clock64() - t0 > (1ll << 36)) __trap();
         __nanosleep(64);
       }

@@ -26,10 +26,6 @@ int device_sm_count();
 // each CTA of a small problem); unset (or not a number): one an SM if `dflt`, else none.
 int persistent_ctas(const char* name, bool dflt, int sm_count);
 
-// The value a stream-K launch's pieces set their flags to (config.h StreamK): unique per launch,
-// so the flags' workspace needs no clearing.
-unsigned long long split_epoch();
-
 // TMA can address the operand: a 16-byte aligned base and byte strides that are multiples of 16.
 bool tma_ok(const Operand& o);
 

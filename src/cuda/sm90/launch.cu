@@ -5,8 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -50,14 +48,6 @@ int device_sm_count() {
   check(cudaGetDevice(&dev), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   return sm_count;
-}
-
-unsigned long long split_epoch() {
-  // Unique per launch in this process (and, from the clock, unlike another process's): a flag
-  // left in reused memory never matches.
-  static std::atomic<unsigned long long> epoch{
-      (static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) << 20) | 1};
-  return epoch.fetch_add(1);
 }
 
 int persistent_ctas(const char* name, bool dflt, int sm_count) {
@@ -129,7 +119,7 @@ bool sm90_enabled() {
   return !(v != nullptr && v[0] == '1');
 }
 
-// The forward's tile indices fit 31 bits (config.h Fwd90TileMap decodes them with FastDiv): at
+// The forward's tile indices fit 31 bits (config.h TileMap90 decodes them with FastDiv): at
 // most ceil(seqlen_q / 64) tiles a (batch, head) pair (64 rows a consumer warpgroup; packed GQA
 // has fewer). Beyond reach of any GPU's memory (q alone would pass 16 TB); checked all the same.
 bool sm90_tiles_fit(const Problem& p) {
@@ -197,7 +187,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // for the group instead of one per query head); the plain kernel only.
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
-  // Causal tiles in head groups (config.h Fwd90TileMap; sessions 14-15). Longest first over all
+  // Causal tiles in head groups (config.h TileMap90; sessions 14-15). Longest first over all
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming
   // its head's K/V: with fewer than two a head (more pairs than half the SMs) the short causal
   // shapes were DRAM bound (2k, head_dim 128: 1.09 GB read; 0.34 GB in groups). Groups of a
@@ -244,27 +234,17 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (2.9% both: each piece costs more there). FLASHATTN_SM90_STREAMK=1 splits wherever it can
   // (tests), =0 never. The tiles and the grid as launch.h computes them (it checks they agree).
   std::unique_ptr<Workspace> split_ws;
-  const char* sk_env = std::getenv("FLASHATTN_SM90_STREAMK");
-  const bool sk_force = sk_env != nullptr && sk_env[0] == '1', sk_off = sk_env != nullptr && sk_env[0] == '0';
+  const bool sk_force = sm90::env_choice("FLASHATTN_SM90_STREAMK", false);
+  const bool sk_off = !sm90::env_choice("FLASHATTN_SM90_STREAMK", true);
   if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off) {
     const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
     const int64_t grid = sm90::fwd90_grid(tiles, P.persistent != 0, P.sm_count);
     const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
-    P.split = sm90::StreamK(tiles, grid, nk);
-    const double whole = double((tiles + grid - 1) / grid) * nk;  // key blocks a CTA in whole rounds
-    const double saved = P.split.width > 0 ? 1.0 - (double(P.split.dp_rounds) * nk + P.split.width) / whole : 0.0;
-    if (!sk_force && (saved < 0.02 || kernel.head_dim > 128)) P.split = sm90::StreamK();
-    if (P.split.width > 0) {
-      P.split_tiles = tiles;
-      P.split_grid = grid;
-      // A slot per CTA: each consumer warpgroup's 128 threads x (head_dim_v tier / 8 + 1) float4s, and a flag.
-      const std::size_t slot_f4 = std::size_t(block_m / 64) * 128 * (kernel.head_dim_v / 8 + 1);
-      const std::size_t part_bytes = std::size_t(grid) * slot_f4 * 16;
-      split_ws = std::make_unique<Workspace>(context, part_bytes + std::size_t(grid) * (block_m / 64) * 8);
-      P.split_part = reinterpret_cast<float4*>(split_ws->data());
-      P.split_flag = reinterpret_cast<unsigned long long*>(split_ws->data() + part_bytes);
-      P.split_epoch = sm90::split_epoch();
-    }
+    P.sk.plan = sm90::StreamK(tiles, grid, nk);
+    if (!sk_force && (P.sk.plan.saving() < 0.02 || kernel.head_dim > 128)) P.sk.plan = sm90::StreamK();
+    // A slot per CTA: each consumer warpgroup's 128 threads x (head_dim_v tier / 8 + 1) float4s, and a flag.
+    const std::size_t slot_bytes = std::size_t(block_m / 64) * 128 * (kernel.head_dim_v / 8 + 1) * 16;
+    if (P.sk.plan.width > 0) split_ws = P.sk.allocate(context, tiles, grid, slot_bytes, block_m / 64);
   }
 #ifdef FLASHATTN_SM90_TRACE
   // The diagnostic timeline (fwd_kernel.h): a zeroed buffer, then the lines on stdout. It

@@ -21,16 +21,16 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   const int64_t tiles = fwd90_tiles(P.p.seqlen_q, rows_per_head, pairs);
   if (tiles == 0) return;
   if (tiles >= (int64_t(1) << 31)) throw CudaError("flashattn: internal error: sm90 forward with 2^31 tiles or more");
-  P.tiles = Fwd90TileMap(pairs, P.p.num_m_blocks, P.p.causal, P.p.cu_seqlens_q != nullptr, P.group_heads);
+  P.tiles = TileMap90(pairs, P.p.num_m_blocks, P.p.causal, P.p.cu_seqlens_q != nullptr, P.group_heads);
   P.heads_div = FastDiv(uint32_t(P.p.num_heads / P.pack));
   P.rows_div = FastDiv(uint32_t(rows_per_head));
   const int64_t blocks = fwd90_grid(tiles, P.persistent != 0, P.sm_count);
   check_grid(blocks);
-  if (P.split.width > 0 && (tiles != P.split_tiles || blocks != P.split_grid))
-    throw CudaError("flashattn: internal error: sm90 forward stream-K tail planned for " + std::to_string(P.split_tiles) +
-                    " tiles on " + std::to_string(P.split_grid) + " CTAs, launched " + std::to_string(tiles) + " on " +
+  if (P.sk.plan.width > 0 && (tiles != P.sk.tiles || blocks != P.sk.grid))
+    throw CudaError("flashattn: internal error: sm90 forward stream-K tail planned for " + std::to_string(P.sk.tiles) +
+                    " tiles on " + std::to_string(P.sk.grid) + " CTAs, launched " + std::to_string(tiles) + " on " +
                     std::to_string(blocks));
-  if (P.split.width == 0) P.split = StreamK(tiles, blocks, 0);  // whole rounds only: their count
+  if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   auto kernel = fwd_kernel<T, C, kExtras, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");

@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include <memory>
@@ -382,7 +384,7 @@ inline bool sm90_path_built(bool backward, std::string* why, int head_dim = 128)
   } while (0)
 
 // The stream-K tests' problems (test_sm90.cc Sm90.StreamKTail, test_sm90_bwd.cc
-// Sm90BwdStreamK): variant 0 plain bf16, 1 fp16 with a softcap, ALiBi and dropout, 2 GQA with 40
+// Sm90BwdStreamK, and the sm80 backward's split last round: test_cuda.cc CudaBwdTail): variant 0 plain bf16, 1 fp16 with a softcap, ALiBi and dropout, 2 GQA with 40
 // queries (two query heads a tile or walk); heads_kv = heads / 2.
 inline Spec streamk_spec(int d, int variant, int batch, int heads, int sq, int sk, uint64_t seed) {
   Spec s;
@@ -401,6 +403,40 @@ inline Spec streamk_spec(int d, int variant, int batch, int heads, int sq, int s
   s.backend = Backend::Cuda;
   s.seed = seed;
   return s;
+}
+
+// Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
+// catches gross disagreements; the reference checks carry the exact tolerance rule.
+inline void expect_near_tensor(const HostTensor& x, const HostTensor& y, const char* what) {
+  double diff = 0, big = 0;
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const double a = x.get(i), b = y.get(i);
+    diff = std::isnan(a - b) ? INFINITY : std::max(diff, std::fabs(a - b));
+    big = std::max(big, std::fabs(b));
+    if (std::isinf(diff)) break;
+  }
+  EXPECT_LE(diff, 0.02 * big + 1e-3) << what << ": one scheme against the other, largest |value| " << big;
+}
+
+// The backward twice on one Case from `s` (same q, k, v, dout and forward results): `first` and
+// then `second` wrap the call (the environment of each scheme); both within the reference's
+// tolerance, and close to each other.
+template <typename A, typename B>
+inline void backward_agree(const Spec& s, const char* path_a, A&& first, const char* path_b, B&& second) {
+  Case c(s);
+  GpuCase g(c);
+  g.run_forward();
+  RunInfo ia, ib;
+  first([&] { ia = g.run_backward(); });
+  EXPECT_EQ(ia.path, path_a);
+  check_backward_results(c);
+  const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
+  second([&] { ib = g.run_backward(); });
+  EXPECT_EQ(ib.path, path_b);
+  check_backward_results(c);
+  expect_near_tensor(c.dq, dq0, "dq");
+  expect_near_tensor(c.dk, dk0, "dk");
+  expect_near_tensor(c.dv, dv0, "dv");
 }
 
 }  // namespace flashattn::test

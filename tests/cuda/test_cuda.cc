@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cuda/sm80/host.h"
 #include "gpu_harness.h"
 #include "semantics/dropout.h"
 
@@ -389,6 +390,92 @@ TEST(CudaDeterministic, ThreeRunsBitwiseEqual) {
   s.dropout = 0.1f;
   s.backend = Backend::Cuda;
   check_backward_deterministic(s);
+}
+
+// The sm80 backward's split last round (BwdParams::tail) on the sm80 path
+// (FLASHATTN_EXPERIMENTAL_SM90_BWD=0): FLASHATTN_SM80_BWD_SLOTS=3 and 7 give small problems a
+// last round of 1 or 2 tiles of 16 (head_dim <= 128: 4 key blocks x 2 batches x 2 kv heads;
+// 256: 32 tiles); the pieces a tile by the rule and forced to 2 and 5 (at most the walk's
+// steps); plain bf16, GQA with 40 queries (each piece its own query head of the walk), and fp16
+// with a softcap, ALiBi and dropout (the kernel with extras, never split: whole tiles under the
+// same knobs).
+class CudaBwdTail : public testing::TestWithParam<int> {};
+TEST_P(CudaBwdTail, Backward) {
+  REQUIRE_GPU();
+  const int d = GetParam();
+  REQUIRE_TIER_BUILT(streamk_spec(d, 0, 2, 4, 200, 500, 1), true);
+  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", "0", [&] {
+    with_env("FLASHATTN_SM80_BWD_TAIL", "1", [&] {
+      for (const char* slots : {"3", "7"})
+        for (const char* pieces : {static_cast<const char*>(nullptr), "2", "5"})
+          for (int variant = 0; variant < 3; ++variant)
+            with_env("FLASHATTN_SM80_BWD_SLOTS", slots, [&] {
+              with_env("FLASHATTN_SM80_BWD_PIECES", pieces, [&] {
+                SCOPED_TRACE(std::string("slots ") + slots + ", pieces " + (pieces ? pieces : "(rule)") +
+                             ", variant " + std::to_string(variant));
+                Case c(streamk_spec(d, variant, 2, 4, 200, 500, uint64_t(d * 10 + variant + 9000)));
+                GpuCase g(c);
+                g.run_forward();
+                EXPECT_EQ(g.run_backward().path, "cuda-sm80");
+                check_backward_results(c);
+              });
+            });
+    });
+  });
+}
+INSTANTIATE_TEST_SUITE_P(HeadDims, CudaBwdTail, testing::Values(32, 59, 64, 128, 192, 256));
+
+// The split against whole tiles on the same inputs (a last round of 3 tiles of 16 in 3 pieces
+// each), the default slots (the device's) with and without the split, and deterministic = true
+// with the split requested: never split (dQ's order is fixed), three runs bitwise equal.
+TEST(CudaBwdTail, AgreesWithWholeTilesAndDefaults) {
+  REQUIRE_GPU();
+  with_env("FLASHATTN_EXPERIMENTAL_SM90_BWD", "0", [&] {
+    backward_agree(
+        streamk_spec(64, 0, 2, 4, 333, 511, 9100), "cuda-sm80",
+        [](auto&& run) {
+          with_env("FLASHATTN_SM80_BWD_SLOTS", "13",
+                   [&] { with_env("FLASHATTN_SM80_BWD_PIECES", "3", [&] { with_env("FLASHATTN_SM80_BWD_TAIL", "1", run); }); });
+        },
+        "cuda-sm80", [](auto&& run) { with_env("FLASHATTN_SM80_BWD_TAIL", "0", run); });
+    for (const char* tail : {"1", "0"})
+      with_env("FLASHATTN_SM80_BWD_TAIL", tail, [&] {
+        SCOPED_TRACE(std::string("default slots, FLASHATTN_SM80_BWD_TAIL=") + tail);
+        check_backward_gpu(streamk_spec(128, 0, 2, 16, 400, 1200, 9200));  // 160 key blocks
+      });
+    with_env("FLASHATTN_SM80_BWD_TAIL", "1", [&] {
+      with_env("FLASHATTN_SM80_BWD_SLOTS", "5",
+               [&] { check_backward_deterministic(streamk_spec(128, 0, 2, 4, 300, 500, 9300), "cuda-sm80"); });
+    });
+  });
+}
+
+// The split's plan (host code: runs without a GPU): 4096 key blocks of 64 steps on 132 slots
+// (head_dim 64 at 8k: 31 rounds and 4 tiles) split the 4 into 32 pieces of 2 steps; 2048 of
+// 128 (head_dim 128 at 8k: 15 rounds and 68) into 13 of about 10; whole rounds, one-step walks
+// and savings under 2% are not split; FLASHATTN_SM80_BWD_TAIL=1 splits wherever it saves.
+TEST(CudaBwdTail, Plan) {
+  with_env("FLASHATTN_SM80_BWD_TAIL", nullptr, [] {
+    with_env("FLASHATTN_SM80_BWD_PIECES", nullptr, [] {
+      cuda::sm80::BwdParams::Tail t = cuda::sm80::bwd_tail_plan(4096, 64, 132);
+      EXPECT_EQ(t.tile0, 4092);
+      EXPECT_EQ(t.pieces, 32);
+      EXPECT_EQ(t.steps, 64);
+      t = cuda::sm80::bwd_tail_plan(2048, 128, 132);
+      EXPECT_EQ(t.tile0, 1980);
+      EXPECT_EQ(t.pieces, 13);
+      EXPECT_EQ(cuda::sm80::bwd_tail_plan(132 * 8, 64, 132).pieces, 0);  // whole rounds
+      EXPECT_EQ(cuda::sm80::bwd_tail_plan(4096, 1, 132).pieces, 0);      // one step a walk
+      // 100 of 132 slots busy in the last of 40 rounds: 5 pieces save 0.3% (steps 2552 of 2560);
+      // with 131, no split saves anything.
+      EXPECT_EQ(cuda::sm80::bwd_tail_plan(132 * 39 + 100, 64, 132).pieces, 0);
+      with_env("FLASHATTN_SM80_BWD_TAIL", "1", [] {
+        EXPECT_EQ(cuda::sm80::bwd_tail_plan(132 * 39 + 100, 64, 132).pieces, 5);
+        EXPECT_EQ(cuda::sm80::bwd_tail_plan(132 * 39 + 131, 64, 132).pieces, 0);
+      });
+      EXPECT_EQ(cuda::sm80::bwd_tail_plan(64, 16, 132).pieces, 2);  // 64 tiles: one round of halves
+    });
+  });
 }
 
 // A caller's allocator (Context::allocator) whose blocks are only 8-byte aligned: the workspace

@@ -201,41 +201,7 @@ TEST_P(Sm90BwdDeterministic, ThreeRunsBitwiseEqual) {
 INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdDeterministic,
                          testing::Combine(testing::Values(64, 128, 192, 256), testing::Range(0, 4)));
 
-// Largest |x - y| over the elements, against 2% of the largest |y| (plus an absolute floor):
-// catches gross disagreements; the reference checks carry the exact tolerance rule.
-void expect_near_tensor(const HostTensor& x, const HostTensor& y, const char* what) {
-  double diff = 0, big = 0;
-  for (int64_t i = 0; i < y.numel(); ++i) {
-    const double a = x.get(i), b = y.get(i);
-    diff = std::isnan(a - b) ? INFINITY : std::max(diff, std::fabs(a - b));
-    big = std::max(big, std::fabs(b));
-    if (std::isinf(diff)) break;
-  }
-  EXPECT_LE(diff, 0.02 * big + 1e-3) << what << ": one scheme against the other, largest |value| " << big;
-}
-
-// The backward twice on one Case from `s` (same q, k, v, dout and forward results): `first` and
-// then `second` wrap the call (the environment of each scheme); both within the reference's
-// tolerance, and close to each other.
-template <typename A, typename B>
-void backward_agree(const Spec& s, const char* path_a, A&& first, const char* path_b, B&& second) {
-  Case c(s);
-  GpuCase g(c);
-  g.run_forward();
-  RunInfo ia, ib;
-  first([&] { ia = g.run_backward(); });
-  EXPECT_EQ(ia.path, path_a);
-  check_backward_results(c);
-  const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
-  second([&] { ib = g.run_backward(); });
-  EXPECT_EQ(ib.path, path_b);
-  check_backward_results(c);
-  expect_near_tensor(c.dq, dq0, "dq");
-  expect_near_tensor(c.dk, dk0, "dk");
-  expect_near_tensor(c.dv, dv0, "dv");
-}
-
-// ... on a GQA, causal problem of unequal lengths.
+// backward_agree (gpu_harness.h) on a GQA, causal problem of unequal lengths.
 template <typename A, typename B>
 void backward_agree(int d, uint64_t seed, const char* path_a, A&& first, const char* path_b, B&& second) {
   Spec s;

@@ -82,6 +82,17 @@ __device__ __forceinline__ void red_add(float* p, float x) {
   asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(p), "f"(x) : "memory");
 }
 
+// Adds x to the four floats at p (16-byte aligned): one vector reduction on sm_90
+// (red.global.add.v4.f32), four scalar ones before.
+__device__ __forceinline__ void red_add4(float* p, const float (&x)[4]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(x[0]), "f"(x[1]), "f"(x[2]), "f"(x[3])
+               : "memory");
+#else
+  for (int i = 0; i < 4; ++i) red_add(p + i, x[i]);
+#endif
+}
+
 // Adds (x0, x1) to the floats p[0], p[1] (8-byte aligned): one vector reduction on sm_90
 // (red.global.add.v2.f32), two scalar ones before.
 __device__ __forceinline__ void red_add2(float* p, float x0, float x1) {

@@ -172,7 +172,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   // Key blocks of one (batch, kv head) are adjacent and in increasing order: the deterministic
   // dQ order below relies on block n - 1 starting no later than block n.
-  const int64_t bid = blockIdx.x;
+  // Past bp.tail.tile0 (BwdParams::tail; the plain kernel only: in the one with extras, whose
+  // registers are full, a tile no longer read off blockIdx spilled 4x more in its main loop at
+  // head_dim 128): piece j of tile tile0 + r, steps [i_lo, i_hi) of its walk.
+  constexpr bool kTail = !kExtras;
+  int64_t bid = blockIdx.x;
+  int i_lo = 0, i_hi = 0;  // i_hi 0: the whole walk
+  if (kTail && bp.tail.pieces > 0 && bid >= bp.tail.tile0) {
+    const int r = int(bid - bp.tail.tile0), q = bp.tail.pieces, nk = bp.tail.steps;
+    const int j = r % q;
+    bid = bp.tail.tile0 + r / q;
+    i_lo = j * nk / q;
+    i_hi = (j + 1) * nk / q;
+  }
   const int n_block = int(bid % bp.num_n_blocks);
   const int64_t bhk = bid / bp.num_n_blocks;
   const int b = int(bhk / p.num_heads_kv), hk = int(bhk % p.num_heads_kv);
@@ -184,7 +196,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const semantics::Mask mask =
       semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
   const QueryWalk walk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, n_block, bp.num_n_blocks);
-  const int steps = walk.steps;
+  const int steps = i_hi > 0 ? i_hi - i_lo : walk.steps;  // (a tail only where every walk has tail.steps)
 
   const int64_t k_off = b * p.k.batch_stride + (seq.row_begin_k + n0) * p.k.row_stride + hk * p.k.head_stride;
   const int64_t v_off = b * p.v.batch_stride + (seq.row_begin_k + n0) * p.v.row_stride + hk * p.v.head_stride;
@@ -225,7 +237,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     prim::cp_async_commit();
   };
-  Step cur = walk.first(hk * p.group);
+  Step cur = i_lo > 0 ? walk.at(hk * p.group, i_lo) : walk.first(hk * p.group);
   if (steps > 0) load_step(cur, 0);
   else prim::cp_async_commit();
 
@@ -541,6 +553,42 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
            hk * bp.dk.head_stride;
   T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0) * bp.dv.row_stride +
            hk * bp.dv.head_stride;
+  if (kTail && bp.tail.pieces > 0 && int64_t(blockIdx.x) >= bp.tail.tile0) {
+    // A piece of a tail tile (BwdParams::tail): add dK, dV into the tile's slot; the last of its
+    // pieces to count itself reads the sums back (through L2: ld.global.cg) and writes them.
+    constexpr int kF4 = kMTKV * (kNTK + kNTV);  // float4s a thread
+    static_assert(kF4 * 4 * C::kThreads == kBlockN * (kD + kDv), "the slot's size (launch.h)");
+    const int k = int(blockIdx.x - bp.tail.tile0) / bp.tail.pieces;
+    float* part = bp.tail.part + (int64_t(k) * kF4 * C::kThreads + tid) * 4;
+#pragma unroll
+    for (int mt = 0; mt < kMTKV; ++mt) {
+#pragma unroll
+      for (int nt = 0; nt < kNTK; ++nt) prim::red_add4(part + (mt * kNTK + nt) * C::kThreads * 4, acc_dk[mt][nt]);
+#pragma unroll
+      for (int nt = 0; nt < kNTV; ++nt)
+        prim::red_add4(part + (kMTKV * kNTK + mt * kNTV + nt) * C::kThreads * 4, acc_dv[mt][nt]);
+    }
+    __threadfence();
+    __syncthreads();
+    int last = 0;
+    if (tid == 0) last = atomicAdd(bp.tail.count + k, 1) == bp.tail.pieces - 1;
+    if (!__syncthreads_or(last)) return;
+    __threadfence();
+#pragma unroll
+    for (int mt = 0; mt < kMTKV; ++mt) {
+#pragma unroll
+      for (int nt = 0; nt < kNTK; ++nt) {
+        const float4 x = __ldcg(reinterpret_cast<const float4*>(part + (mt * kNTK + nt) * C::kThreads * 4));
+        acc_dk[mt][nt][0] = x.x, acc_dk[mt][nt][1] = x.y, acc_dk[mt][nt][2] = x.z, acc_dk[mt][nt][3] = x.w;
+      }
+#pragma unroll
+      for (int nt = 0; nt < kNTV; ++nt) {
+        const float4 x =
+            __ldcg(reinterpret_cast<const float4*>(part + (kMTKV * kNTK + mt * kNTV + nt) * C::kThreads * 4));
+        acc_dv[mt][nt][0] = x.x, acc_dv[mt][nt][1] = x.y, acc_dv[mt][nt][2] = x.z, acc_dv[mt][nt][3] = x.w;
+      }
+    }
+  }
   store_acc(acc_dk, gdK, bp.dk.row_stride, kv_row0, kv_wc * kColsK, cols, p.head_dim, p.aligned, lane);
   store_acc(acc_dv, gdV, bp.dv.row_stride, kv_row0, kv_wc * kColsV, cols, p.head_dim_v, p.aligned, lane);
 }

@@ -8,6 +8,36 @@
 
 namespace flashattn::cuda::sm80 {
 
+// An on/off knob for a measured default: "1" on, "0" off, unset (or anything else) `dflt`.
+bool env_choice(const char* name, bool dflt);
+
+// The current device's SM count.
+int device_sm_count();
+
+// A persistent grid's CTA count from its knob: "0" none (one CTA a tile), "1" one CTA an SM
+// (sm_count: device_sm_count()), "N" (N > 1) N CTAs (tests and the sanitizer give many tiles to
+// each CTA of a small problem); unset (or not a number): one an SM if `dflt`, else none.
+int persistent_ctas(const char* name, bool dflt, int sm_count);
+
+// The sm80 backward's last round split (BwdParams::tail). Eligible where every key block walks
+// the same query blocks (no causal mask, no window, no varlen), dQ's order is free (not
+// deterministic), the plain kernel runs (no score modifier, no dropout: bwd_kernel.h) and
+// FLASHATTN_SM80_BWD_TAIL is not 0. The plan for `tiles` key blocks of
+// `steps` steps on `slots` CTA slots (CTAs an SM x SMs; FLASHATTN_SM80_BWD_SLOTS=N takes N, for
+// tests): the pieces a tail tile that minimize a slot's modelled steps (each piece costs one step
+// more), where that saves 2% or more against whole tiles (FLASHATTN_SM80_BWD_TAIL=1: wherever it
+// saves anything; FLASHATTN_SM80_BWD_PIECES=N: N pieces). Returns pieces 0 for no split.
+bool bwd_tail_eligible(const BwdParams& p);
+BwdParams::Tail bwd_tail_plan(int64_t tiles, int steps, int64_t slots);
+int64_t bwd_tail_slots(int ctas_per_sm);
+
+// What the sm80 backward's KernelEntry::launch takes: the kernel's parameters and the call's
+// context (the stream-K tail's workspace comes from its allocator).
+struct BwdLaunch {
+  BwdParams bp;
+  const Context* context = nullptr;
+};
+
 // Tensors as the kernels see them.
 Tensor tensor_of(const Operand& o);
 // Rows 16-byte aligned and strides multiples of 8 elements: tiles can move with cp.async.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "cuda/backend.h"
 #include "cuda/prim/math.h"
@@ -267,6 +268,59 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   else run_backward_aux<__nv_bfloat16>(bp, main, user, rows, dsum_vec, dq_vec, stream);
 }
 
+bool env_choice(const char* name, bool dflt) {
+  const char* v = std::getenv(name);
+  if (v != nullptr && v[0] == '1') return true;
+  if (v != nullptr && v[0] == '0') return false;
+  return dflt;
+}
+
+int device_sm_count() {
+  int dev = 0, sm_count = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  return sm_count;
+}
+
+bool bwd_tail_eligible(const BwdParams& p) {
+  const FwdParams& f = p.fwd;
+  return !p.deterministic && !uses_extras(f) && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
+         f.cu_seqlens_k == nullptr && env_choice("FLASHATTN_SM80_BWD_TAIL", true);
+}
+
+int64_t bwd_tail_slots(int ctas_per_sm) {
+  const char* v = std::getenv("FLASHATTN_SM80_BWD_SLOTS");
+  return v != nullptr && std::atoi(v) > 0 ? std::atoi(v) : int64_t(ctas_per_sm) * device_sm_count();
+}
+
+BwdParams::Tail bwd_tail_plan(int64_t tiles, int steps, int64_t slots) {
+  BwdParams::Tail t;
+  const int64_t rem = slots > 0 ? tiles % slots : 0;
+  if (rem == 0 || steps < 2) return t;
+  // A slot's steps: whole rounds, then the last round as ceil(rem q / slots) rounds of pieces.
+  const int64_t whole = tiles / slots * int64_t(steps);
+  auto cost = [&](int q) {
+    return whole + (rem * q + slots - 1) / slots * ((steps + q - 1) / q + (q > 1 ? 1 : 0));
+  };
+  int best = 1;
+  for (int q = 2; q <= std::min(steps, 64); ++q)
+    if (cost(q) < cost(best)) best = q;
+  const char* force = std::getenv("FLASHATTN_SM80_BWD_PIECES");
+  if (force != nullptr && std::atoi(force) > 1) best = std::min(std::atoi(force), steps);
+  const bool always = env_choice("FLASHATTN_SM80_BWD_TAIL", false);
+  if (best < 2 || (force == nullptr && !always && double(cost(best)) > 0.98 * double(cost(1)))) return t;
+  t.tile0 = tiles - rem;
+  t.pieces = best;
+  t.steps = steps;
+  return t;
+}
+
+int persistent_ctas(const char* name, bool dflt, int sm_count) {
+  const char* v = std::getenv(name);
+  const int n = v != nullptr && v[0] >= '0' && v[0] <= '9' ? std::atoi(v) : dflt ? 1 : 0;
+  return n == 1 ? sm_count : n;
+}
+
 }  // namespace sm80
 
 bool device_present() {
@@ -316,13 +370,16 @@ bool dq_blocked_enabled() {
 }  // namespace
 
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
+  const std::pair<const KernelEntry*, const Context*> user{&kernel, &context};
   sm80::run_backward(
       p, kernel.head_dim, context,
       [](const sm80::BwdParams& bp, const void* user, void* stream) {
-        static_cast<const KernelEntry*>(user)->launch(&bp, stream);
+        const auto& u = *static_cast<const std::pair<const KernelEntry*, const Context*>*>(user);
+        const sm80::BwdLaunch l{bp, u.second};
+        u.first->launch(&l, stream);
         return sm80::uses_extras(bp.fwd) ? 1.0f : bp.fwd.scale;  // the plain kernel leaves it out of dS
       },
-      &kernel, dq_blocked_enabled());
+      &user, dq_blocked_enabled());
 }
 
 }  // namespace flashattn::cuda

@@ -7,12 +7,15 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <type_traits>
 
 #include "cuda/sm80/bwd_kernel.h"
 #include "cuda/sm80/check.h"
 #include "cuda/sm80/fwd_kernel.h"
+#include "cuda/sm80/host.h"
+#include "cuda/workspace.h"
 
 namespace flashattn::cuda::sm80 {
 
@@ -51,7 +54,7 @@ inline int device_smem_optin() { return device_smem(cudaDevAttrMaxSharedMemoryPe
 // kBlockM is a multiple); the key blocks follow the configuration. Two Q/dO buffers where the
 // device's opt-in shared memory holds them (unless the configuration forces a count).
 template <typename T, typename C, bool kExtras>
-void launch_bwd_config(BwdParams p, cudaStream_t stream, int smem_optin = 0) {
+void launch_bwd_config(BwdParams p, const Context& context, cudaStream_t stream, int smem_optin = 0) {
   static_assert(C::kBlockM % 64 == 0, "semaphores are sized for query blocks of 64");
   // The kernel's blocked dQ addresses assume rows of its own head_dim tier (run_backward sets
   // dq_blocked only then; every caller passes the tier as dq_accum_dim).
@@ -68,7 +71,29 @@ void launch_bwd_config(BwdParams p, cudaStream_t stream, int smem_optin = 0) {
   auto kernel = bwd_kernel<T, C, kExtras>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
         "cudaFuncSetAttribute(bwd_kernel)");
-  kernel<<<unsigned(blocks), C::kThreads, smem, stream>>>(p);
+  // The last round split (BwdParams::tail, host.h's rule): a slot of the tile's dK and dV in
+  // fp32 and a counter for each tile of the tail, zeroed here, freed in stream order.
+  int64_t grid = blocks;
+  std::unique_ptr<Workspace> tail_ws;
+  if (bwd_tail_eligible(p)) {
+    int per_sm = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::kThreads, smem),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor(bwd_kernel)");
+    p.tail = bwd_tail_plan(blocks, (p.fwd.seqlen_q + C::kBlockM - 1) / C::kBlockM * p.fwd.group,
+                           bwd_tail_slots(per_sm));
+    if (p.tail.pieces > 0) {
+      const int64_t tiles = blocks - p.tail.tile0;
+      grid = p.tail.tile0 + tiles * p.tail.pieces;
+      check_grid(grid);
+      const std::size_t part_bytes = std::size_t(tiles) * C::kBlockN * (C::kD + C::kDv) * sizeof(float);
+      const std::size_t bytes = part_bytes + std::size_t(tiles) * sizeof(int32_t);
+      tail_ws = std::make_unique<Workspace>(context, bytes);
+      check(cudaMemsetAsync(tail_ws->data(), 0, bytes, stream), "cudaMemsetAsync(tail workspace)");
+      p.tail.part = reinterpret_cast<float*>(tail_ws->data());
+      p.tail.count = reinterpret_cast<int32_t*>(tail_ws->data() + part_bytes);
+    }
+  }
+  kernel<<<unsigned(grid), C::kThreads, smem, stream>>>(p);
   check(cudaGetLastError(), "launch bwd_kernel");
 }
 
@@ -127,15 +152,15 @@ void launch_fwd(const void* params, void* stream) {
 }
 
 template <typename T, typename C>
-void launch_bwd_extras(const BwdParams& p, cudaStream_t s, int smem_optin) {
-  if (uses_extras(p.fwd)) launch_bwd_config<T, C, true>(p, s, smem_optin);
-  else launch_bwd_config<T, C, false>(p, s, smem_optin);
+void launch_bwd_extras(const BwdLaunch& l, cudaStream_t s, int smem_optin) {
+  if (uses_extras(l.bp.fwd)) launch_bwd_config<T, C, true>(l.bp, *l.context, s, smem_optin);
+  else launch_bwd_config<T, C, false>(l.bp, *l.context, s, smem_optin);
 }
 
 template <typename T, int kD, int kDv>
 void launch_bwd(const void* params, void* stream) {
   using Plan = BwdPlan<kD, kDv>;
-  const BwdParams& p = *static_cast<const BwdParams*>(params);
+  const BwdLaunch& p = *static_cast<const BwdLaunch*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   const int optin = device_smem_optin();
   if constexpr (Plan::kTwo) {

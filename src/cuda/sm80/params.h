@@ -83,6 +83,20 @@ struct BwdParams {
   // run_backward for the sm80 main kernel, padded batches (varlen: natural) and head_dim ==
   // dq_accum_dim, a multiple of 64; read by the kernel's reductions and bwd_convert_dq_kernel.
   bool dq_blocked = false;
+  // The last round's tiles split (host.h bwd_tail_plan, launch.h): where the tiles do not fill
+  // whole rounds of the grid's CTA slots (CTAs an SM x SMs), the last tiles % slots tiles (from
+  // tile0) each run as `pieces` blocks of about steps / pieces consecutive steps of its query
+  // walk, so that the last round ends after a piece instead of a tile. Blocks [0, tile0) take one
+  // whole tile each as before; block tile0 + r runs piece r % pieces of tile tile0 + r / pieces.
+  // Each piece adds its fp32 dK and dV into the tile's slot of `part` (zeroed by the launcher; the
+  // 4 floats i of thread t at (i * kThreads + t) * 4) and counts itself in `count`; the last to
+  // count reads the sums back and writes dK and dV (nobody waits). pieces 0: no split.
+  struct Tail {
+    int64_t tile0 = 0;
+    int pieces = 0, steps = 0;  // steps: every walk's (no causal mask, no window, no varlen)
+    float* part = nullptr;
+    int32_t* count = nullptr;
+  } tail;
 };
 
 // Where element (row, column col) of a dq_accum group lives under BwdParams::dq_blocked: the row

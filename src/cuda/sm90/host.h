@@ -3,6 +3,7 @@
 
 #include <cuda.h>
 
+#include "cuda/sm80/host.h"
 #include "cuda/sm80/params.h"
 #include "dispatch/problem.h"
 
@@ -15,16 +16,10 @@ using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, 
                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 EncodeTiled encode_tiled();
 
-// An on/off knob for a measured default: "1" on, "0" off, unset (or anything else) `dflt`.
-bool env_choice(const char* name, bool dflt);
-
-// The current device's SM count.
-int device_sm_count();
-
-// A persistent grid's CTA count from its knob: "0" none (one CTA a tile), "1" one CTA an SM
-// (sm_count: device_sm_count()), "N" (N > 1) N CTAs (tests and the sanitizer give many tiles to
-// each CTA of a small problem); unset (or not a number): one an SM if `dflt`, else none.
-int persistent_ctas(const char* name, bool dflt, int sm_count);
+// The knobs' helpers (sm80/host.h): env_choice, device_sm_count, persistent_ctas.
+using sm80::device_sm_count;
+using sm80::env_choice;
+using sm80::persistent_ctas;
 
 // TMA can address the operand: a 16-byte aligned base and byte strides that are multiples of 16.
 bool tma_ok(const Operand& o);

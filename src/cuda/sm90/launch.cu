@@ -36,26 +36,6 @@ EncodeTiled encode_tiled() {
   return fn;
 }
 
-bool env_choice(const char* name, bool dflt) {
-  const char* v = std::getenv(name);
-  if (v != nullptr && v[0] == '1') return true;
-  if (v != nullptr && v[0] == '0') return false;
-  return dflt;
-}
-
-int device_sm_count() {
-  int dev = 0, sm_count = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-  return sm_count;
-}
-
-int persistent_ctas(const char* name, bool dflt, int sm_count) {
-  const char* v = std::getenv(name);
-  const int n = v != nullptr && v[0] >= '0' && v[0] <= '9' ? std::atoi(v) : dflt ? 1 : 0;
-  return n == 1 ? sm_count : n;
-}
-
 bool tma_ok(const Operand& o) {
   const auto addr = reinterpret_cast<uintptr_t>(o.data);
   return addr % 16 == 0 && o.row_stride % 8 == 0 && o.head_stride % 8 == 0 && o.batch_stride % 8 == 0;

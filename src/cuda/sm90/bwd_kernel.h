@@ -51,6 +51,76 @@
 
 namespace flashattn::cuda::sm90 {
 
+#ifdef FLASHATTN_SM90_TRACE
+// Diagnostic timeline, compiled only with -DFLASHATTN_SM90_TRACE (a measurement build, never the
+// library's; bench/gpu/bwd_trace.sh): do the SMs run at unequal speeds, so that the CTAs' finish
+// times spread? Each CTA below kBwdTraceCtas (the one-CTA-a-tile grids of the standard shapes have
+// 4096 at most) owns 1 + kBwdTraceItems records of BwdParams90::trace: record 0 holds its entry
+// (thread 0), its SM, the end of its last item and its item count; record 1 + n its n-th work item
+// with steps (StreamK::item): start and end in %globaltimer ns (one clock for all SMs) and in the
+// SM's clock (low 32 bits), the SM, the tile, the role (StreamKPiece) and the steps. The launcher
+// prints them (bwd_launch.cu). Consumer warpgroup 0's thread 0 writes the items' records, at their
+// ends only (an item starts where the previous one ended; record 1 starts at the consumers'
+// entry), with predicated stores: a store at an item's start made the compiler merge the item
+// loop with the step loop (tier 128: 659 -> 810 instructions, the uniform datapath lost), a
+// branch around the stores added 78 (tools/sass_report.py); so written, the loop takes one.
+constexpr int kBwdTraceCtas = 8192, kBwdTraceItems = 64;
+struct BwdTraceRec {
+  unsigned long long t_start, t_end;  // ns
+  uint32_t smid, tile, role, steps;   // record 0: smid, 0, 0, the CTA's items
+  uint32_t c_start, c_end;            // clock64's low 32 bits (record 0: 0)
+};
+__device__ __forceinline__ unsigned long long trace_globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ __forceinline__ uint32_t trace_smid() {
+  uint32_t v;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(v));
+  return v;
+}
+__device__ __forceinline__ void trace_st(unsigned long long* p, unsigned long long v, bool pred) {
+  asm volatile("{\n.reg .pred q;\nsetp.ne.b32 q, %2, 0;\n@q st.global.u64 [%0], %1;\n}\n" ::"l"(p), "l"(v), "r"(int(pred)));
+}
+__device__ __forceinline__ void trace_st(uint32_t* p, uint32_t v, bool pred) {
+  asm volatile("{\n.reg .pred q;\nsetp.ne.b32 q, %2, 0;\n@q st.global.u32 [%0], %1;\n}\n" ::"l"(p), "r"(v), "r"(int(pred)));
+}
+// Record i of this CTA, and whether this thread writes it (consumer warpgroup 0's thread 0).
+__device__ __forceinline__ BwdTraceRec* trace_rec(BwdTraceRec* trace, int i, bool* ok) {
+  const uint32_t c = ctaid_x();
+  *ok = (trace != nullptr) & (threadIdx.x == 128) & (c < uint32_t(kBwdTraceCtas)) &
+        (uint32_t(i) <= uint32_t(kBwdTraceItems));
+  return reinterpret_cast<BwdTraceRec*>(reinterpret_cast<uintptr_t>(trace) +
+                                        (uint64_t(c) * (kBwdTraceItems + 1) + uint32_t(i)) * sizeof(BwdTraceRec));
+}
+// Record i's start: now.
+__device__ __forceinline__ void trace_start(BwdTraceRec* trace, int i) {
+  bool ok;
+  BwdTraceRec* r = trace_rec(trace, i, &ok);
+  trace_st(&r->c_start, uint32_t(clock64()), ok);
+  trace_st(&r->t_start, trace_globaltimer(), ok);
+}
+// Item n ended now (where `pred`): its record 1 + n, and the start of the next one's.
+__device__ __forceinline__ void trace_item_end(BwdTraceRec* trace, int n, bool pred, uint32_t tile, int role, int steps) {
+  bool ok;
+  BwdTraceRec* r = trace_rec(trace, n + 1, &ok);
+  ok = ok && pred;
+  const uint32_t c = uint32_t(clock64());
+  const unsigned long long t = trace_globaltimer();
+  trace_st(&r->c_end, c, ok);
+  trace_st(&r->t_end, t, ok);
+  trace_st(&r->smid, trace_smid(), ok);
+  trace_st(&r->tile, tile, ok);
+  trace_st(&r->role, uint32_t(role), ok);
+  trace_st(&r->steps, uint32_t(steps), ok);
+  r = trace_rec(trace, n + 2, &ok);
+  ok = ok && pred;
+  trace_st(&r->c_start, c, ok);
+  trace_st(&r->t_start, t, ok);
+}
+#endif
+
 struct BwdParams90 {
   sm80::BwdParams bp;  // the sm80 backward's parameters and workspace (dq_accum, dsum)
   // q, dout (boxes of block_m rows) and k, v (boxes of block_n rows) as 4-D tensors (head_dim, rows,
@@ -100,6 +170,9 @@ struct BwdParams90 {
   // it into `tiles`, the forward's tile map (config.h TileMap90), which the kernel decodes.
   int head_group = 0;
   TileMap90 tiles;
+#ifdef FLASHATTN_SM90_TRACE
+  BwdTraceRec* trace = nullptr;  // kBwdTraceCtas x (1 + kBwdTraceItems) records, zeroed (above)
+#endif
 };
 
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup. It
@@ -171,6 +244,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   semantics::Mask mask;
   sm80::QueryWalk walk;
   int role = StreamKPiece::kWhole, step0 = 0, steps = 0;  // the item: steps [step0, step0 + steps) of the walk
+#ifdef FLASHATTN_SM90_TRACE
+  int64_t trace_tile = 0;  // the item's tile (the timeline, above)
+#endif
   // Tile t into the variables above; false when its key block is past its sequence (varlen).
   // Its pair and key block from P.tiles (config.h TileMap90: FastDiv decodes); the rest in 32 bits
   // (tiles < 2^31, the launcher's check_grid; a 64-bit division is a call whose register saves
@@ -200,6 +276,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
       if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;
       role = pc.role;
+#ifdef FLASHATTN_SM90_TRACE
+      trace_tile = pc.tile;
+#endif
       const bool whole = pc.role == StreamKPiece::kWhole;
       step0 = whole ? 0 : pc.i_lo;
       steps = whole ? walk.steps : pc.i_hi - pc.i_lo;
@@ -213,6 +292,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   auto next = [&](Step t) { return walk.next(t); };
   auto first_step = [&] { return walk.at(hk * p.group, step0); };
 
+#ifdef FLASHATTN_SM90_TRACE
+  if (threadIdx.x == 0 && P.trace != nullptr && ctaid_x() < kBwdTraceCtas) {
+    BwdTraceRec& r = P.trace[int64_t(ctaid_x()) * (kBwdTraceItems + 1)];
+    r.t_start = trace_globaltimer();
+    r.smid = trace_smid();
+  }
+#endif
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
     mbar_init(kv_empty, 256);  // every consumer thread, after its item's last GEMM reading K or V
@@ -857,6 +943,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // gs: this warpgroup's steps over all items (ring stage, dS, dQ and keep buffers, and phases);
   // items: the K/V tiles it has used (kv_full's phase).
   int gs = 0, items = 0, cursor = 0;
+#ifdef FLASHATTN_SM90_TRACE
+  trace_start(P.trace, 1);
+#endif
   while (next_item(&cursor)) {
 #pragma unroll
     for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;
@@ -1087,6 +1176,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     if (role == StreamKPiece::kPartial) {  // the tile's dK and dV are another CTA's to write
       save_partial();
+#ifdef FLASHATTN_SM90_TRACE
+      trace_item_end(P.trace, items - 1, steps > 0, uint32_t(trace_tile), role, steps);
+#endif
       continue;
     }
     merge_partial();
@@ -1123,7 +1215,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         store(gdV + kr * bp.dv.row_stride, acc_dv, 1.0f);
       }
     }
+#ifdef FLASHATTN_SM90_TRACE
+    trace_item_end(P.trace, items - 1, steps > 0, uint32_t(trace_tile), role, steps);
+#endif
   }
+#ifdef FLASHATTN_SM90_TRACE
+  {
+    bool pred;
+    BwdTraceRec* r = trace_rec(P.trace, 0, &pred);
+    trace_st(&r->t_end, trace_globaltimer(), pred);
+    trace_st(&r->steps, uint32_t(items), pred);
+  }
+#endif
 }
 
 }  // namespace flashattn::cuda::sm90

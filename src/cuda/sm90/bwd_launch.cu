@@ -18,6 +18,10 @@
 #include "cuda/sm90/bwd_kernel.h"
 #include "cuda/sm90/host.h"
 #include "cuda/workspace.h"
+#ifdef FLASHATTN_SM90_TRACE
+#include <cstdio>
+#include <vector>
+#endif
 
 namespace flashattn::cuda {
 namespace sm90 {
@@ -156,7 +160,52 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   }
   float dq_scale = 1.0f;  // set by the launcher of the kernel it picks (bwd_launch.h)
   P.dq_scale_out = &dq_scale;
+#ifdef FLASHATTN_SM90_TRACE
+  // The diagnostic timeline (bwd_kernel.h): a zeroed buffer, then the lines on stdout, ns from the
+  // launch's earliest CTA entry: "BK launch=L grid= tiles= dp_rounds= width= steps= head_dim=",
+  // then "BC L cta smid t_start t_end items" a CTA and "B L cta smid item tile role steps t_start
+  // t_end cycles" an item (bench/gpu/bwd_trace.py). It synchronizes the stream: a measurement build only.
+  constexpr std::size_t kTraceRecs = std::size_t(kBwdTraceCtas) * (kBwdTraceItems + 1);
+  static BwdTraceRec* trace = nullptr;
+  static int trace_launch = 0;
+  const cudaStream_t trace_stream = static_cast<cudaStream_t>(stream);
+  if (trace == nullptr) check(cudaMalloc(&trace, kTraceRecs * sizeof(BwdTraceRec)), "cudaMalloc(bwd trace)");
+  check(cudaMemsetAsync(trace, 0, kTraceRecs * sizeof(BwdTraceRec), trace_stream), "cudaMemsetAsync(bwd trace)");
+  P.trace = trace;
+#endif
   l.kernel->launch(&P, stream);
+#ifdef FLASHATTN_SM90_TRACE
+  {
+    std::vector<BwdTraceRec> h(kTraceRecs);
+    check(cudaStreamSynchronize(trace_stream), "cudaStreamSynchronize(bwd trace)");
+    check(cudaMemcpy(h.data(), trace, kTraceRecs * sizeof(BwdTraceRec), cudaMemcpyDeviceToHost), "cudaMemcpy(bwd trace)");
+    // The grid as bwd_launch.h launches it: the plan's, or one CTA a tile.
+    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
+    const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid : tiles;
+    const int ctas = int(std::min<int64_t>(grid, kBwdTraceCtas));
+    const int L = trace_launch++;
+    unsigned long long t_ref = ~0ull;
+    for (int c = 0; c < ctas; ++c) {
+      const unsigned long long t = h[std::size_t(c) * (kBwdTraceItems + 1)].t_start;
+      if (t != 0) t_ref = std::min(t_ref, t);
+    }
+    std::printf("BK launch=%d grid=%lld tiles=%lld dp_rounds=%d width=%d steps=%d head_dim=%d\n", L, (long long)grid,
+                (long long)tiles, P.sk.plan.width > 0 ? P.sk.plan.dp_rounds : 1, P.sk.plan.width,
+                (f.seqlen_q + P.block_m - 1) / P.block_m * f.group, l.kernel->head_dim);
+    for (int c = 0; c < ctas; ++c) {
+      const BwdTraceRec* r = &h[std::size_t(c) * (kBwdTraceItems + 1)];
+      if (r[0].t_start == 0) continue;
+      std::printf("BC %d %d %u %lld %lld %u\n", L, c, r[0].smid, (long long)(r[0].t_start - t_ref),
+                  r[0].t_end != 0 ? (long long)(r[0].t_end - t_ref) : -1ll, r[0].steps);
+      for (int i = 0; i < kBwdTraceItems && i < int(r[0].steps); ++i) {
+        const BwdTraceRec& e = r[1 + i];
+        std::printf("B %d %d %u %d %u %u %u %lld %lld %u\n", L, c, e.smid, i, e.tile, e.role, e.steps,
+                    (long long)(e.t_start - t_ref), (long long)(e.t_end - t_ref), e.c_end - e.c_start);
+      }
+    }
+    std::fflush(stdout);
+  }
+#endif
   return dq_scale;
 }
 

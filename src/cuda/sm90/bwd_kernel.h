@@ -447,7 +447,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                                       w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
               }
             } else if (P.dq_tensor) {
+#ifndef FLASHATTN_SM90_MEASURE_NO_DQ  // (a measurement build without dQ's reductions: bench/NOTES.md session 29)
               if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
+#endif
             } else {
 #pragma unroll
               for (int e = 0; e < kBlockM / 32; ++e) {

@@ -241,10 +241,7 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   bp.deterministic = p.deterministic;
   // Rotated query walks (QueryWalk): off for the sm80 kernel (session 20: +-1% at 2k-8k), which
   // FLASHATTN_SM80_BWD_ROTATE=1 turns on; the sm90 launcher sets its own (on, bwd_launch.cu).
-  {
-    const char* r = std::getenv("FLASHATTN_SM80_BWD_ROTATE");
-    bp.rotate_walk = !p.deterministic && r != nullptr && r[0] == '1';
-  }
+  bp.rotate_walk = !p.deterministic && env_choice("FLASHATTN_SM80_BWD_ROTATE", false);
   bp.dq_blocked = dq_blocked && !p.varlen && p.head_dim == dq_accum_dim && dq_accum_dim % 64 == 0;
   const int64_t rows = p.total_q;  // padded: batch * seqlen_q
 
@@ -360,15 +357,6 @@ void sm80_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   kernel.launch(&f, context.cuda_stream);
 }
 
-namespace {
-// dQ reductions in the blocked layout (BwdParams::dq_blocked): on by default (bench/NOTES.md
-// session 12); FLASHATTN_SM80_DQ_BLOCKED=0 keeps the natural one (A/B measurements).
-bool dq_blocked_enabled() {
-  const char* v = std::getenv("FLASHATTN_SM80_DQ_BLOCKED");
-  return !(v != nullptr && v[0] == '0');
-}
-}  // namespace
-
 void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
   const std::pair<const KernelEntry*, const Context*> user{&kernel, &context};
   sm80::run_backward(
@@ -379,7 +367,9 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
         u.first->launch(&l, stream);
         return sm80::uses_extras(bp.fwd) ? 1.0f : bp.fwd.scale;  // the plain kernel leaves it out of dS
       },
-      &user, dq_blocked_enabled());
+      // dQ reductions in the blocked layout (BwdParams::dq_blocked): on by default (bench/NOTES.md
+      // session 12); FLASHATTN_SM80_DQ_BLOCKED=0 keeps the natural one (A/B measurements).
+      &user, sm80::env_choice("FLASHATTN_SM80_DQ_BLOCKED", true));
 }
 
 }  // namespace flashattn::cuda

@@ -409,6 +409,98 @@ TEST(Sm90BwdLayout, DqVariantBuffer) {
   check_dq_regions<192>(1);
 }
 
+// Key-block pairs (Bwd90Config::kPair, bwd_kernel.h): per step, CTA r of the cluster owns rows
+// r kHalf .. + kHalf - 1 (kHalf = kBlockM / 2). Each consumer thread's store goes to its own dQ
+// buffer (sdq_offset(row, col)) where the row is its CTA's, else to the partner's staging buffer at
+// sdq_offset(row % kHalf, col), with a warp's 16 rows on one side (the kernel's `mine`, one test a
+// warp). Over both CTAs every (row, column) of the step lands once in the owner's buffer and once
+// in its staging (its own and its partner's product); the staging takes kStgBytes a step (what
+// the writer's expect_tx arms); the writer's add loop (lane + 32 i over kHalf x kD / 4 float4)
+// reads and writes each float4 of the half once, at the offsets the consumers stored; the half box
+// the writer reduces starts 128-byte aligned. The layout: the staging between the dQ buffer and
+// the keep bits, one more barrier, within 227 KB; the rule of where pairs apply.
+template <typename C>
+void check_pairs() {
+  constexpr int kD = C::kD, kHalf = C::kBlockM / 2;
+  static_assert(C::kPair, "pair configurations only");
+  EXPECT_EQ(C::kBuffersdQ, 1);
+  EXPECT_EQ(C::kOffStg, C::kOffdQ + C::kBytesdQ);
+  EXPECT_EQ(C::kOffKeep, C::kOffStg + C::kBytesStg);
+  EXPECT_EQ(C::kBytesStg, kHalf * C::kRowdQ);
+  EXPECT_EQ(C::kStgBytes, kHalf * kD * 4);
+  EXPECT_EQ(C::kOffStg % 128, 0);
+  EXPECT_EQ((kHalf * C::kRowdQ) % 128, 0) << "the second half's box";
+  EXPECT_LE(C::kSmemBytes, 232448);
+  EXPECT_LE(C::kOffBar + (3 + 2 * C::kStages + 2 * C::kBuffersdQ + C::kBarsStg) * 8 + 1024, C::kSmemBytes);
+  for (int rank = 0; rank < 2; ++rank) {
+    std::vector<int> own(kHalf * kD, 0), stg(kHalf * kD, 0);  // CTA `rank`'s buffer half and staging
+    int stg_bytes = 0;
+    for (int from = 0; from < 2; ++from)  // the storing CTA
+      for (int cw = 0; cw < 2; ++cw)
+        for (int warp = 0; warp < 4; ++warp) {
+          const int dq_row0 = C::kDqRows ? cw * 64 : 0;
+          const bool mine = (dq_row0 + warp * 16) / kHalf == from;  // the kernel's test
+          for (int lane = 0; lane < 32; ++lane)
+            for (int hf = 0; hf < 2; ++hf)
+              for (int t = 0; t < C::kDQ0 / 8; ++t) {
+                const int row = dq_row0 + warp * 16 + lane / 4 + hf * 8, col = C::dq_col0(cw) + t * 8 + 2 * (lane % 4);
+                ASSERT_EQ(row / kHalf == from, mine) << "a warp's rows on one side, warp " << warp;
+                if (row / kHalf != rank) continue;  // another CTA's row
+                const int r = row % kHalf;
+                if (mine) {  // from == rank: into its own buffer at the full-tile offset
+                  ASSERT_EQ(sdq_offset<C>(row, col), uint32_t(rank * kHalf * C::kRowdQ) + sdq_offset<C>(r, col));
+                  own[r * kD + col] += 1;
+                  own[r * kD + col + 1] += 1;
+                } else {  // the partner's product, st.async into this CTA's staging
+                  const uint32_t o = sdq_offset<C>(r, col);
+                  ASSERT_EQ(o % 8, 0u);
+                  ASSERT_LT(o + 8, uint32_t(C::kBytesStg + 1));
+                  stg[r * kD + col] += 1;
+                  stg[r * kD + col + 1] += 1;
+                  stg_bytes += 8;
+                }
+              }
+        }
+    for (int h : own) ASSERT_EQ(h, 1) << "rank " << rank;
+    for (int h : stg) ASSERT_EQ(h, 1) << "rank " << rank;
+    EXPECT_EQ(stg_bytes, C::kStgBytes);
+    // The writer: float4 i = lane + 32 j of the half, at (i / (kD / 4)) kRowdQ + (i % (kD / 4)) 16.
+    std::vector<int> add(kHalf * kD / 4, 0);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = lane; i < kHalf * kD / 4; i += 32) {
+        const uint32_t off = uint32_t(i / (kD / 4)) * C::kRowdQ + uint32_t(i % (kD / 4)) * 16u;
+        ASSERT_EQ(off, sdq_offset<C>(i / (kD / 4), (i % (kD / 4)) * 4));
+        ++add[i];
+      }
+    for (int h : add) EXPECT_EQ(h, 1);
+  }
+}
+
+TEST(Sm90BwdLayout, KeyBlockPairs) {
+  check_pairs<Bwd90Config<128, true, 64, true>>();
+  check_pairs<Bwd90Config<64, true, 128, true>>();
+  // The configurations without pairs keep their layouts (no staging, no barrier).
+  EXPECT_EQ((Bwd90Config<128, true>::kBytesStg), 0);
+  EXPECT_EQ((Bwd90Config<128, true>::kOffKeep), (Bwd90Config<128, true>::kOffdQ + Bwd90Config<128, true>::kBytesdQ));
+  EXPECT_EQ((Bwd90Config<64, true, 128>::kBarsStg), 0);
+  // Where pairs apply: tier 128 at 64-query steps, tier 64 at 128-query steps with K in
+  // registers; plain scores, no dropout, padded batch, not deterministic, no causal mask or
+  // window, an even number of key blocks.
+  EXPECT_TRUE(bwd90_pair_ok(128, 64, false, 64, true, false, false, false, false, false));
+  EXPECT_TRUE(bwd90_pair_ok(64, 128, true, 2, true, false, false, false, false, false));
+  EXPECT_FALSE(bwd90_pair_ok(64, 128, false, 64, true, false, false, false, false, false));  // K in shared memory
+  EXPECT_FALSE(bwd90_pair_ok(64, 64, true, 64, true, false, false, false, false, false));    // 64-query steps
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 63, true, false, false, false, false, false));  // odd key blocks
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 0, true, false, false, false, false, false));
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 64, false, false, false, false, false, false));  // varlen / red.global
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 64, true, true, false, false, false, false));   // deterministic
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 64, true, false, true, false, false, false));   // causal
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 64, true, false, false, true, false, false));   // window
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 64, true, false, false, false, true, false));   // score modifier
+  EXPECT_FALSE(bwd90_pair_ok(128, 64, false, 64, true, false, false, false, false, true));   // dropout
+  for (int tier : {192, 256}) EXPECT_FALSE(bwd90_pair_ok(tier, 64, false, 64, true, false, false, false, false, false));
+}
+
 // The dS store by stmatrix .x4 .trans (bwd_kernel.h). Register i of k16 block kk of thread t in
 // warp w is dsa[kk][i] = pack2(acc_dp[8 kk + 2 i], acc_dp[8 kk + 2 i + 1]) (low half first), and
 // accumulator element j of S^T's wgmma layout is key w * 16 + t / 4 + 8 ((j % 4) / 2), query

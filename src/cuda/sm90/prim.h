@@ -29,17 +29,14 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t by
 __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
+// The loop of the waits below around mbarrier.try_wait.parity: SEM "" (acquire at CTA scope, the
+// default) or ".acquire.cluster"; HINT "" or ", %2" (a suspend-time hint operand).
+#define FA_MBAR_WAIT_ASM(SEM, HINT)                                                                          \
+  "{\n.reg .pred done;\nWAIT_%=:\nmbarrier.try_wait.parity" SEM ".shared::cta.b64 done, [%0], %1" HINT \
+  ";\n@!done bra WAIT_%=;\n}\n"
 // Waits until the phase with parity `phase` of the barrier has completed.
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(phase)
-      : "memory");
+  asm volatile(FA_MBAR_WAIT_ASM("", "")::"r"(smem_addr(bar)), "r"(phase) : "memory");
 }
 
 // The same for a warp with nothing else to do (the producer's and the dQ writer's waits): each
@@ -47,17 +44,59 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
 // system's short default, so that it does not spin. (Spinning producer warps issued about a
 // third of the sm90 backward's instructions, on the schedulers the consumers' warps share:
 // session 6's Nsight Compute source counters.)
+constexpr uint32_t kSuspendNs = 1000000;
 __device__ __forceinline__ void mbar_wait_idle(uint64_t* bar, uint32_t phase) {
-  constexpr uint32_t kSuspendNs = 1000000;
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(phase), "r"(kSuspendNs)
-      : "memory");
+  asm volatile(FA_MBAR_WAIT_ASM("", ", %2")::"r"(smem_addr(bar)), "r"(phase), "r"(kSuspendNs) : "memory");
+}
+
+// ---- clusters (PTX 9.7.13.3 barrier.cluster, 9.7.9.20 mapa, 10.13 %cluster_ctarank) ------------
+// The sm90 backward's key-block pairs (Bwd90Config::kPair): two CTAs of a cluster exchange dQ
+// through distributed shared memory. This CTA's rank in its cluster (a volatile read, as ctaid_x).
+__device__ __forceinline__ uint32_t cluster_ctarank() {
+  uint32_t v;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(v));
+  return v;
+}
+// The shared::cluster address of the variable at shared::cta address `addr` in CTA `rank` of the
+// cluster (the same offset in its shared memory).
+__device__ __forceinline__ uint32_t mapa_shared(uint32_t addr, uint32_t rank) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
+  return r;
+}
+// Every non-exited thread of the cluster arrives (release) and waits for the others (acquire):
+// after mbarrier initialization, before another CTA's arrivals on them; and before exit, so that
+// no CTA leaves while its partner may still address its shared memory. Not .aligned: the threads
+// of a warp may reach it apart.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+// One arrival on the mbarrier at shared::cluster address `cluster_bar` (another CTA's, from
+// mapa_shared), releasing this thread's earlier memory accesses at cluster scope (PTX 9.7.13.15.13,
+// .release.cluster.shared::cluster; sm_90). Waits on it are the owner's (mbar_wait_cluster).
+__device__ __forceinline__ void mbar_arrive_remote(uint32_t cluster_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
+}
+// mbar_wait / mbar_wait_idle with acquire at cluster scope: for a barrier that another CTA's
+// threads arrive on (mbar_arrive_remote) or whose transactions another CTA's st.async completes.
+__device__ __forceinline__ void mbar_wait_cluster(uint64_t* bar, uint32_t phase) {
+  asm volatile(FA_MBAR_WAIT_ASM(".acquire.cluster", "")::"r"(smem_addr(bar)), "r"(phase) : "memory");
+}
+__device__ __forceinline__ void mbar_wait_idle_cluster(uint64_t* bar, uint32_t phase) {
+  asm volatile(FA_MBAR_WAIT_ASM(".acquire.cluster", ", %2")::"r"(smem_addr(bar)), "r"(phase), "r"(kSuspendNs)
+               : "memory");
+}
+#undef FA_MBAR_WAIT_ASM
+
+// Stores (x, y) at shared::cluster address `cluster_dst` (8-byte aligned, another CTA's) and
+// completes 8 bytes of transaction on that CTA's mbarrier at `cluster_bar` (PTX 9.7.9.12 st.async:
+// .shared::cluster, .mbarrier::complete_tx::bytes, .v2 of 32-bit values; sm_90, PTX ISA 8.1). The
+// receiver waits on the barrier, whose phase expects the bytes (mbar_arrive_expect_tx).
+__device__ __forceinline__ void st_async_f32x2(uint32_t cluster_dst, float x, float y, uint32_t cluster_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];\n" ::"r"(
+                   cluster_dst),
+               "f"(x), "f"(y), "r"(cluster_bar)
+               : "memory");
 }
 
 // The 1024-byte aligned start of the dynamic shared memory (TMA's 128-byte swizzle and the wgmma

@@ -36,7 +36,8 @@
 // stg_full; the writer adds its staging into its half and reduces that half alone. dq_empty then
 // also counts the partner writer's 32 lanes (remote arrivals once they have read its staging, which
 // our consumers refill); the waits on barriers another CTA arrives on acquire at cluster scope.
-// Both CTAs sync the cluster after the barriers' initialization and before exit.
+// Both CTAs sync the cluster after the barriers' initialization and before exit. (A model of this
+// protocol with its mutations: tools/pair_protocol/; rerun it after changing it.)
 // Head_dim 256 (kDqStage, padded batch): no dQ buffer; the consumers store dQ into the ring
 // stage the step has consumed, once both warpgroups' GEMMs reading it completed (kBarStage), and
 // the writer, after its bulk reads, releases the stage to the producer (q_empty) in their place.

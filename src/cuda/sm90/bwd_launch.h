@@ -46,7 +46,6 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   if constexpr (C::kPair) {
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(unsigned(blocks * kCl));
     cfg.blockDim = dim3(C::kThreads);
     cfg.dynamicSmemBytes = C::kSmemBytes;
     cfg.stream = stream;
@@ -57,6 +56,22 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
     cluster[0].val.clusterDim.z = 1;
     cfg.attrs = cluster;
     cfg.numAttrs = 1;
+    // The stream-K plan was made for SMs / 2 clusters (bwd_launch.cu); where fewer fit at once
+    // (a GPC with an odd SM left over), re-plan over those that do, so that no cluster of the
+    // plan starts after the others have finished (the workspace has a slot for every CTA of the
+    // larger grid). Whole tiles where the smaller grid leaves no tail.
+    if (P.sk.plan.width > 0) {
+      cfg.gridDim = dim3(unsigned(blocks * kCl));
+      int fit = 0;
+      check(cudaOccupancyMaxActiveClusters(&fit, kernel, &cfg), "cudaOccupancyMaxActiveClusters(sm90 bwd_kernel)");
+      if (fit > 0 && fit < P.sk.grid) {
+        P.sk.plan = StreamK(tiles, fit, P.sk.plan.nk);
+        P.sk.grid = fit;
+        if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, tiles, 0);
+        blocks = P.sk.plan.width > 0 ? fit : tiles;
+      }
+    }
+    cfg.gridDim = dim3(unsigned(blocks * kCl));
     check(cudaLaunchKernelEx(&cfg, kernel, P), "launch sm90 bwd_kernel (key-block pairs)");
   } else {
     kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);

@@ -29,6 +29,18 @@ constexpr bool bwd90_dq_staged_head_dim(int head_dim) {
   return bwd90_dq_staged(head_dim > 192 && head_dim <= 256 ? 256 : 0);
 }
 
+// Where key-block pairs (kPair below) apply (host side, bwd_launch.cu; tests/cpp): the kernels
+// that have a pair form (tier 128 at 64-query steps, tier 64 at 128-query steps with K's fragments
+// in registers; plain scores, no dropout) on a padded batch (`padded`: the dQ variant's tensor
+// form, no varlen queries or keys), no mask that makes the two key blocks' query walks differ
+// (causal, window), not deterministic (dQ's order), and an even number of key blocks (every pair
+// whole).
+constexpr bool bwd90_pair_ok(int tier, int block_m, bool k_regs, int64_t n_blocks, bool padded, bool deterministic,
+                             bool causal, bool window, bool extras, bool dropout) {
+  return padded && !deterministic && !causal && !window && !extras && !dropout && n_blocks >= 2 &&
+         n_blocks % 2 == 0 && ((tier == 128 && block_m == 64) || (tier == 64 && block_m == 128 && k_regs));
+}
+
 // kPair_: key-block pairs (FLASHATTN_SM90_BWD_DQ_PAIR=1, bwd_launch.cu; the dQ variant's padded
 // batch at tiers 64 and 128 with plain scores): the two CTAs of a cluster take adjacent key blocks
 // of one (batch, kv head) and walk the same query steps; each adds the other's dQ partial of its
@@ -36,17 +48,6 @@ constexpr bool bwd90_dq_staged_head_dim(int head_dim) {
 // that half, so a dQ element takes one L2 reduction per two key blocks. The consumers store the
 // rows of their own half into the dQ buffer and push the other half into the partner's staging
 // buffer (kOffStg, st.async); the writer warp adds staging into its half and reduces it.
-// Where key-block pairs apply (host side, bwd_launch.cu; tests/cpp): the kernels that have a
-// pair form (tier 128 at 64-query steps, tier 64 at 128-query steps with K's fragments in
-// registers; plain scores, no dropout) with the dQ variant's tensor form (padded batch), no
-// mask that makes the two key blocks' query walks differ (causal, window), not deterministic
-// (dQ's order), and an even number of key blocks (every pair whole).
-constexpr bool bwd90_pair_ok(int tier, int block_m, bool k_regs, int64_t n_blocks, bool dq_tensor, bool deterministic,
-                             bool causal, bool window, bool extras, bool dropout) {
-  return dq_tensor && !deterministic && !causal && !window && !extras && !dropout && n_blocks >= 2 &&
-         n_blocks % 2 == 0 && ((tier == 128 && block_m == 64) || (tier == 64 && block_m == 128 && k_regs));
-}
-
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64, bool kPair_ = false>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier

@@ -117,9 +117,9 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const int tier = l.kernel->head_dim;
   const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
   P.dq_pair = env_choice("FLASHATTN_SM90_BWD_DQ_PAIR", false) &&
-              bwd90_pair_ok(tier, P.block_m, P.k_regs, n_blocks, P.dq_tensor, bp.deterministic, f.causal,
-                            f.window_left >= 0 || f.window_right >= 0, P.extras(), P.dropout()) &&
-              f.cu_seqlens_k == nullptr;
+              bwd90_pair_ok(tier, P.block_m, P.k_regs, n_blocks, P.dq_tensor && f.cu_seqlens_k == nullptr,
+                            bp.deterministic, f.causal, f.window_left >= 0 || f.window_right >= 0, P.extras(),
+                            P.dropout());
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.dq_pair ? P.block_m / 2 : P.block_m, stage);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
   // Query walks rotated per key block (sm80::QueryWalk; not when deterministic): the default since

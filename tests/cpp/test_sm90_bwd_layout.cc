@@ -427,43 +427,45 @@ void check_pairs() {
   EXPECT_EQ(C::kOffStg, C::kOffdQ + C::kBytesdQ);
   EXPECT_EQ(C::kOffKeep, C::kOffStg + C::kBytesStg);
   EXPECT_EQ(C::kBytesStg, kHalf * C::kRowdQ);
-  EXPECT_EQ(C::kStgBytes, kHalf * kD * 4);
+  EXPECT_EQ(C::kStgBytes, C::kBytesStg);
   EXPECT_EQ(C::kOffStg % 128, 0);
   EXPECT_EQ((kHalf * C::kRowdQ) % 128, 0) << "the second half's box";
   EXPECT_LE(C::kSmemBytes, 232448);
   EXPECT_LE(C::kOffBar + (3 + 2 * C::kStages + 2 * C::kBuffersdQ + C::kBarsStg) * 8 + 1024, C::kSmemBytes);
+  EXPECT_EQ(C::kStgBytes % 16, 0) << "bulk copy size";
+  EXPECT_EQ((C::kOffdQ + kHalf * C::kRowdQ) % 16, 0) << "the second half, a bulk copy's source";
   for (int rank = 0; rank < 2; ++rank) {
-    std::vector<int> own(kHalf * kD, 0), stg(kHalf * kD, 0);  // CTA `rank`'s buffer half and staging
-    int stg_bytes = 0;
+    // CTA `rank`'s buffer half (its consumers' stores of its rows) and its staging (the partner
+    // writer's copy of bytes [rank kHalf kRowdQ, + kStgBytes) of the partner's buffer, whose
+    // consumers stored the same rows at the same offsets).
+    std::vector<int> own(kHalf * kD, 0), stg(kHalf * kD, 0);
+    const uint32_t copy0 = uint32_t(rank * kHalf * C::kRowdQ);
     for (int from = 0; from < 2; ++from)  // the storing CTA
       for (int cw = 0; cw < 2; ++cw)
         for (int warp = 0; warp < 4; ++warp) {
           const int dq_row0 = C::kDqRows ? cw * 64 : 0;
-          const bool mine = (dq_row0 + warp * 16) / kHalf == from;  // the kernel's test
           for (int lane = 0; lane < 32; ++lane)
             for (int hf = 0; hf < 2; ++hf)
               for (int t = 0; t < C::kDQ0 / 8; ++t) {
                 const int row = dq_row0 + warp * 16 + lane / 4 + hf * 8, col = C::dq_col0(cw) + t * 8 + 2 * (lane % 4);
-                ASSERT_EQ(row / kHalf == from, mine) << "a warp's rows on one side, warp " << warp;
-                if (row / kHalf != rank) continue;  // another CTA's row
+                if (row / kHalf != rank) continue;  // the other CTA's row
                 const int r = row % kHalf;
-                if (mine) {  // from == rank: into its own buffer at the full-tile offset
-                  ASSERT_EQ(sdq_offset<C>(row, col), uint32_t(rank * kHalf * C::kRowdQ) + sdq_offset<C>(r, col));
+                const uint32_t o = sdq_offset<C>(row, col);
+                if (from == rank) {  // its own buffer, where the writer adds and reduces
+                  ASSERT_EQ(o, copy0 + sdq_offset<C>(r, col));
                   own[r * kD + col] += 1;
                   own[r * kD + col + 1] += 1;
-                } else {  // the partner's product, st.async into this CTA's staging
-                  const uint32_t o = sdq_offset<C>(r, col);
-                  ASSERT_EQ(o % 8, 0u);
-                  ASSERT_LT(o + 8, uint32_t(C::kBytesStg + 1));
+                } else {  // the partner's buffer, then copied into this CTA's staging
+                  ASSERT_GE(o, copy0);
+                  ASSERT_LE(o - copy0 + 8, uint32_t(C::kStgBytes));
+                  ASSERT_EQ(o - copy0, sdq_offset<C>(r, col)) << "the writer's add reads it there";
                   stg[r * kD + col] += 1;
                   stg[r * kD + col + 1] += 1;
-                  stg_bytes += 8;
                 }
               }
         }
     for (int h : own) ASSERT_EQ(h, 1) << "rank " << rank;
     for (int h : stg) ASSERT_EQ(h, 1) << "rank " << rank;
-    EXPECT_EQ(stg_bytes, C::kStgBytes);
     // The writer: float4 i = lane + 32 j of the half, at (i / (kD / 4)) kRowdQ + (i % (kD / 4)) 16.
     std::vector<int> add(kHalf * kD / 4, 0);
     for (int lane = 0; lane < 32; ++lane)

@@ -2,7 +2,7 @@
 // specialization): TMA with the 128-byte swizzle into shared memory, S = Q K^T with wgmma SS and
 // the K-major descriptors, O = P V with wgmma RS and the N-major descriptor for V. Inputs are
 // small integers, so every product is exact and any difference is a layout error. Then the
-// cluster primitives of the backward's key-block pairs (two CTAs of a cluster, rounds of st.async
+// cluster primitives of the backward's key-block pairs (two CTAs of a cluster, rounds of a bulk copy
 // into the partner's buffer completing on its mbarrier, remote arrivals freeing it, mapa, the
 // cluster barrier). Prints, per stage, the mismatch count and the first mismatches with their
 // coordinates.
@@ -95,18 +95,21 @@ __global__ void __launch_bounds__(128) probe_kernel(const __grid_constant__ CUte
   }
 }
 
-// Two CTAs of a cluster, kCluRounds rounds: thread t of each pushes value(rank, round, t) into
-// element t of the partner's buffer (st.async .v2, 8 bytes of transaction on the partner's
-// `full`, armed by its thread 0 for kCluThreads * 8 bytes a round), waits on its own `full`, reads
-// element t (the partner's value), re-arms (thread 0), and arrives on the partner's `empty`, which
-// the partner's threads wait on before their next round's pushes. out[(rank * kCluRounds + round)
-// * kCluThreads + t] = what it read (x, y); ranks[c] = %cluster_ctarank of CTA c.
+// Two CTAs of a cluster, kCluRounds rounds, as the backward's key-block pairs: thread t of each
+// stores value(rank, round, t) into element t of its own `send` buffer, and after a proxy fence and
+// the CTA barrier thread 0 copies the buffer into the partner's `buf` (one bulk copy,
+// kCluThreads * 8 bytes of transaction on the partner's `full`, armed by its thread 0 a round).
+// Each thread then waits on its own `full`, reads element t (the partner's value), re-arms
+// (thread 0), and arrives on the partner's `empty`, which the partner's threads wait on before
+// their next round's stores into `send` (the copy that read it has landed). out[(rank *
+// kCluRounds + round) * kCluThreads + t] = what it read (x, y); ranks[c] = %cluster_ctarank of CTA c.
 constexpr int kCluThreads = 64, kCluRounds = 8;
 __host__ __device__ float clu_value(int rank, int round, int t, int e) {
   return float(rank * 100000 + round * 1000 + t * 2 + e);
 }
 __global__ void __launch_bounds__(kCluThreads) cluster_probe_kernel(float2* out, uint32_t* ranks) {
   __shared__ __align__(16) float2 buf[kCluThreads];
+  __shared__ __align__(16) float2 send[kCluThreads];
   __shared__ __align__(8) uint64_t bars[2];
   uint64_t* full = bars;
   uint64_t* empty = bars + 1;
@@ -120,12 +123,15 @@ __global__ void __launch_bounds__(kCluThreads) cluster_probe_kernel(float2* out,
     fence_barrier_init();
   }
   cluster_sync();
-  const uint32_t remote_buf = mapa_shared(smem_addr(&buf[t]), other);
+  const uint32_t remote_buf = mapa_shared(smem_addr(buf), other);
   const uint32_t remote_full = mapa_shared(smem_addr(full), other);
   const uint32_t remote_empty = mapa_shared(smem_addr(empty), other);
   for (int k = 0; k < kCluRounds; ++k) {
     if (k > 0) mbar_wait_cluster(empty, (k - 1) & 1);
-    st_async_f32x2(remote_buf, clu_value(rank, k, t, 0), clu_value(rank, k, t, 1), remote_full);
+    send[t] = make_float2(clu_value(rank, k, t, 0), clu_value(rank, k, t, 1));
+    fence_proxy_async_shared();
+    __syncthreads();
+    if (t == 0) bulk_copy_cluster(remote_buf, send, kCluThreads * 8, remote_full);
     mbar_wait_cluster(full, k & 1);
     out[(rank * kCluRounds + k) * kCluThreads + t] = buf[t];
     __syncthreads();
@@ -275,7 +281,7 @@ int main() {
         if ((v.x != x || v.y != y) && bad++ < 8)
           std::printf("cluster: rank %d round %d thread %d read (%g, %g), expected (%g, %g)\n", r, k, t, v.x, v.y, x, y);
       }
-  std::printf("stage cluster (st.async, remote mbarrier arrivals, mapa, cluster barrier): %d mismatches of %d\n", bad,
+  std::printf("stage cluster (bulk copy into the partner, remote mbarrier arrivals, mapa, cluster barrier): %d mismatches of %d\n", bad,
               2 * kCluRounds * kCluThreads + 2);
   return 0;
 }

@@ -46,8 +46,8 @@ constexpr bool bwd90_pair_ok(int tier, int block_m, bool k_regs, int64_t n_block
 // of one (batch, kv head) and walk the same query steps; each adds the other's dQ partial of its
 // half of the step's rows (kBlockM / 2, rank r: rows r kBlockM / 2 ..) before one bulk reduction of
 // that half, so a dQ element takes one L2 reduction per two key blocks. The consumers store the
-// rows of their own half into the dQ buffer and push the other half into the partner's staging
-// buffer (kOffStg, st.async); the writer warp adds staging into its half and reduces it.
+// whole tile into the dQ buffer; the writer warp copies the partner's half into the partner's
+// staging buffer (kOffStg, one bulk copy), adds its own staging into its half and reduces it.
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64, bool kPair_ = false>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
@@ -136,9 +136,9 @@ struct Bwd90Config {
   static constexpr int kTail =
       kBytesKeep + 2 * kStages * kBlockM * 4 + (3 + 2 * kStages + 4 + (kPair ? 2 : 0)) * 8 + 1024;
   // kPair: a staging buffer per dQ buffer, the partner's dQ of this CTA's kBlockM / 2 rows (same
-  // row stride; its bytes a step: kStgBytes, the data columns only).
+  // row stride; its bytes a step: kStgBytes, the copy of the half's rows with their padding).
   static constexpr int kBytesStg = kPair ? (kBlockM / 2) * kRowdQ : 0;
-  static constexpr int kStgBytes = (kBlockM / 2) * kD * 4;
+  static constexpr int kStgBytes = (kBlockM / 2) * kRowdQ;
   static constexpr int kBuffersdQ =
       !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * (kBytesdQ + kBytesStg) + kTail <= 227 * 1024 ? 2 : 1;
   // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the

@@ -31,11 +31,13 @@
 // Key-block pairs (C::kPair, bwd_config.h; FLASHATTN_SM90_BWD_DQ_PAIR=1): clusters of two CTAs
 // whose tiles are key blocks 2 i and 2 i + 1 (rank 0, 1) of one (batch, kv head), the same query
 // walk (rotated by the pair), the same items (the stream-K plan over clusters). Per step the
-// consumers store the dQ rows of their CTA's half (rank r: rows r kBlockM / 2 ..) into the dQ
-// buffer and st.async the other half into the partner's staging buffer, completing on its
-// stg_full; the writer adds its staging into its half and reduces that half alone. dq_empty then
-// also counts the partner writer's 32 lanes (remote arrivals once they have read its staging, which
-// our consumers refill); the waits on barriers another CTA arrives on acquire at cluster scope.
+// consumers store the whole dQ tile into the buffer as without pairs; the writer copies the half
+// of the rows that is the partner's (rank r owns rows r kBlockM / 2 ..) into the partner's staging
+// buffer with one bulk copy, completing on its stg_full, then waits for the partner's copy into its
+// own staging, adds it into its half and reduces that half alone. dq_empty then also counts the
+// partner writer's 32 lanes (remote arrivals once its copy has landed, so our half it read may be
+// rewritten, and once it has read its staging, which our writer refills); the waits on barriers
+// another CTA arrives on acquire at cluster scope.
 // Both CTAs sync the cluster after the barriers' initialization and before exit. (A model of this
 // protocol with its mutations: tools/pair_protocol/; rerun it after changing it.)
 // Head_dim 256 (kDqStage, padded batch): no dQ buffer; the consumers store dQ into the ring
@@ -332,10 +334,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
     // Every lane of the writer warp, after its bulk reads (kPair: and every lane of the partner's,
-    // after its reads of the staging buffer our consumers fill).
+    // after our copy to it landed and it read it).
     for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, C::kPair ? 64 : 32);
     // The writer's expect_tx, then the partner's bytes; phase 0 armed here, before the cluster sync
-    // lets the partner's consumers push (each later phase by the writer, before it frees the
+    // lets the partner's writer copy (each later phase by the writer, before it frees the
     // staging: the tx count never runs ahead of its expectation).
     for (int i = 0; i < C::kBarsStg; ++i) {
       mbar_init(stg_full + i, 1);
@@ -478,14 +480,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                                       w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
               }
             } else if constexpr (C::kPair) {
-              // This CTA's half of the rows: its staging (the partner's dQ of them) added in, then
-              // one reduction of the half (tma_dq: boxes of kBlockM / 2 rows; TMA clips the rows
-              // past seqlen_q). Then the next use's bytes expected and the staging given back to
-              // the partner's consumers (each lane after its own reads of it).
+              // The partner's half of the rows to its staging (free: our consumers passed this
+              // buffer's dq_empty, which the partner's writer arrives on after reading it). Then
+              // this CTA's half: its staging (the partner's dQ of them) added in, then one
+              // reduction of the half (tma_dq: boxes of kBlockM / 2 rows; TMA clips the rows past
+              // seqlen_q). Then the next use's bytes expected and the staging given back to the
+              // partner's writer, which may also rewrite the half we got from it (each lane after
+              // its own reads of the staging, which follow the copy's completion).
               constexpr int kHalf = kBlockM / 2, kF4Row = kD / 4;
               const uint32_t rank = cluster_ctarank();
-              unsigned char* own = smem + C::kOffdQ + bi * C::kBytesdQ + rank * uint32_t(kHalf * C::kRowdQ);
+              unsigned char* buf = smem + C::kOffdQ + bi * C::kBytesdQ;
+              unsigned char* own = buf + rank * uint32_t(kHalf * C::kRowdQ);
               const unsigned char* stg = smem + C::kOffStg + bi * C::kBytesStg;
+              if (lane == 0)
+                bulk_copy_cluster(mapa_shared(smem_addr(stg), rank ^ 1u), buf + (rank ^ 1u) * uint32_t(kHalf * C::kRowdQ),
+                                  C::kStgBytes, mapa_shared(smem_addr(stg_full + bi), rank ^ 1u));
               mbar_wait_idle_cluster(stg_full + bi, (g / kUses) & 1);
 #pragma unroll 2
               for (int i = lane; i < kHalf * kF4Row; i += 32) {
@@ -695,29 +704,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         else mbar_wait(dq_empty + bi, (use - 1) & 1);
       }
       unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
-      // kPair: rows of this CTA's half into the buffer, the others into the partner's staging
-      // (their row within its half; st.async, completing on its stg_full). A warp's 16 rows lie in
-      // one half.
-      constexpr int kHalf = kBlockM / 2;
-      const uint32_t rank = C::kPair ? cluster_ctarank() : 0u;
-      const bool mine = !C::kPair || uint32_t((dq_row0 + warp * 16) / kHalf) == rank;
-      const uint32_t stg_remote =
-          C::kPair ? mapa_shared(smem_addr(smem + C::kOffStg + bi * C::kBytesStg), rank ^ 1u) : 0u;
-      const uint32_t bar_remote = C::kPair ? mapa_shared(smem_addr(stg_full + bi), rank ^ 1u) : 0u;
-      auto put = [&](int row, int col, float x, float y) {
-        if (mine) *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, col)) = make_float2(x, y);
-        else st_async_f32x2(stg_remote + sdq_offset<C>(row % kHalf, col), x, y, bar_remote);
-      };
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         const int row = dq_row0 + warp * 16 + gr + hf * 8;
 #pragma unroll
         for (int t = 0; t < C::kDQ0 / 8; ++t)
-          put(row, dq_col0 + t * 8 + 2 * tq, acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
+          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, dq_col0 + t * 8 + 2 * tq)) =
+              make_float2(acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
         if constexpr (C::kDQ1 > 0) {
 #pragma unroll
           for (int t = 0; t < C::kDQ1 / 8; ++t)
-            put(row, C::dq_col1(cw) + t * 8 + 2 * tq, acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, C::dq_col1(cw) + t * 8 + 2 * tq)) =
+                make_float2(acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
         }
       }
       fence_proxy_async_shared();

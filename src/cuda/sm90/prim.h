@@ -78,7 +78,7 @@ __device__ __forceinline__ void mbar_arrive_remote(uint32_t cluster_bar) {
   asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
 }
 // mbar_wait / mbar_wait_idle with acquire at cluster scope: for a barrier that another CTA's
-// threads arrive on (mbar_arrive_remote) or whose transactions another CTA's st.async completes.
+// threads arrive on (mbar_arrive_remote) or whose transactions another CTA's bulk copy completes.
 __device__ __forceinline__ void mbar_wait_cluster(uint64_t* bar, uint32_t phase) {
   asm volatile(FA_MBAR_WAIT_ASM(".acquire.cluster", "")::"r"(smem_addr(bar)), "r"(phase) : "memory");
 }
@@ -88,15 +88,20 @@ __device__ __forceinline__ void mbar_wait_idle_cluster(uint64_t* bar, uint32_t p
 }
 #undef FA_MBAR_WAIT_ASM
 
-// Stores (x, y) at shared::cluster address `cluster_dst` (8-byte aligned, another CTA's) and
-// completes 8 bytes of transaction on that CTA's mbarrier at `cluster_bar` (PTX 9.7.9.12 st.async:
-// .shared::cluster, .mbarrier::complete_tx::bytes, .v2 of 32-bit values; sm_90, PTX ISA 8.1). The
-// receiver waits on the barrier, whose phase expects the bytes (mbar_arrive_expect_tx).
-__device__ __forceinline__ void st_async_f32x2(uint32_t cluster_dst, float x, float y, uint32_t cluster_bar) {
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];\n" ::"r"(
-                   cluster_dst),
-               "f"(x), "f"(y), "r"(cluster_bar)
-               : "memory");
+// Copies `bytes` (a multiple of 16; both addresses 16-byte aligned) from this CTA's shared memory
+// at `src` to shared::cluster address `cluster_dst` (another CTA's, from mapa_shared) and completes
+// that many bytes of transaction on that CTA's mbarrier at `cluster_bar` (PTX 9.7.9.25.4.1
+// cp.async.bulk .shared::cluster.shared::cta .mbarrier::complete_tx::bytes; sm_90). The receiver
+// waits on the barrier, whose phase expects the bytes (mbar_arrive_expect_tx); that completion is
+// also the only sign that the source was read. The source's generic stores need
+// fence_proxy_async_shared before the copy is issued.
+__device__ __forceinline__ void bulk_copy_cluster(uint32_t cluster_dst, const void* src, uint32_t bytes,
+                                                  uint32_t cluster_bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          cluster_dst),
+      "r"(smem_addr(src)), "r"(bytes), "r"(cluster_bar)
+      : "memory");
 }
 
 // The 1024-byte aligned start of the dynamic shared memory (TMA's 128-byte swizzle and the wgmma

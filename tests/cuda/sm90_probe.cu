@@ -127,12 +127,12 @@ __global__ void __launch_bounds__(kCluThreads) cluster_probe_kernel(float2* out,
   const uint32_t remote_full = mapa_shared(smem_addr(full), other);
   const uint32_t remote_empty = mapa_shared(smem_addr(empty), other);
   for (int k = 0; k < kCluRounds; ++k) {
-    if (k > 0) mbar_wait_cluster(empty, (k - 1) & 1);
+    if (k > 0) mbar_wait(empty, (k - 1) & 1);
     send[t] = make_float2(clu_value(rank, k, t, 0), clu_value(rank, k, t, 1));
     fence_proxy_async_shared();
     __syncthreads();
     if (t == 0) bulk_copy_cluster(remote_buf, send, kCluThreads * 8, remote_full);
-    mbar_wait_cluster(full, k & 1);
+    mbar_wait(full, k & 1);
     out[(rank * kCluRounds + k) * kCluThreads + t] = buf[t];
     __syncthreads();
     if (t == 0) mbar_arrive_expect_tx(full, kCluThreads * 8);

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Runs pairsim (the model of the sm90 backward's key-block pair protocol, bwd_kernel.h kPair) over
 random seeds and configurations: the protocol as written, and mutations of it that the checker must
-catch (session 30: base 3000 runs x up to 50 steps, 0 failures; every mutation but rearm_after
-caught, which is harmless: the re-arm's arrival holds the phase). Run it after changing the
-protocol. About a second a run, on all cores.
-usage: drive.py base|fine RUNS NMAX | drive.py muts RUNS NMAX [MUT] | drive.py one MUT SEED N KUSES T LAYOUT"""
+catch. Session 30 (the st.async variant, replaced in 8c09ff0): base 3000 runs x up to 50 steps, 0
+failures; every mutation but rearm_after caught. Variant 2 (8c09ff0, one bulk copy by the writer):
+the harmless mutations are named above MUTS. Run it after changing the protocol. About 0.3-1 s a
+run, on 2 processes.
+usage: drive.py base|fine RUNS NMAX | drive.py muts RUNS NMAX [MUT,...] | drive.py one MUT SEED N KUSES T LAYOUT [LINES]
+(MUT "-": none)"""
 import multiprocessing as mp
 import random
 import sys
@@ -12,10 +14,15 @@ import time
 
 import pairsim
 
+# Mutations (pairsim names; "+" combines). Harmless by design: rearm_after (a copy that completes
+# before the re-arm leaves tx < 0 with the re-arm's arrival pending, so the phase waits for it;
+# PTX allows a negative tx-count). no_syncwarp is caught: lane 0 issues the TMA reduce of the half
+# before the other lanes' adds into it.
 MUTS = [
-    "empty32", "rearm_after", "no_init_tx", "no_wait_empty", "cons_parity", "stg_parity", "no_stg_wait",
-    "arrive_before_read", "remote_before_add", "stg_bytes_pad", "stg_bytes_small", "no_syncwarp",
-    "no_init_cluster_sync", "no_final_cluster_sync", "dq_full_128", "rearm_after+no_syncwarp",
+    "empty32", "rearm_after", "no_rearm", "no_init_tx", "no_wait_empty", "cons_parity", "stg_parity",
+    "no_stg_wait", "arrive_before_read", "remote_before_add", "remote_before_wait", "no_remote_arrive",
+    "stg_bytes_data", "rearm_bytes_data", "copy_bytes_data", "copy_before_full", "copy_own_half",
+    "no_syncwarp", "no_init_cluster_sync", "no_final_cluster_sync", "dq_full_128",
 ]
 
 
@@ -35,7 +42,10 @@ def cfg(i, nmax):
 
 def job(args):
     (seed, N, kuses, T, chunks, layout), mut = args
-    e, sim = pairsim.one(seed, N, kuses, T, chunks, layout, tuple(mut.split("+")) if mut else ())
+    try:
+        e, sim = pairsim.one(seed, N, kuses, T, chunks, layout, tuple(mut.split("+")) if mut else ())
+    except Exception as x:  # a bug of the model (a StopIteration would end imap_unordered silently)
+        return seed, N, kuses, T, layout, mut, f"[model] {type(x).__name__}: {x}", 0, 0, 0
     return seed, N, kuses, T, layout, mut, e, sim.step, sim.min_tx, sim.overlap
 
 
@@ -56,7 +66,9 @@ def main():
         for mut in muts:
             jobs = [(cfg(i, nmax), mut) for i in range(runs)]
             fails, kinds, first, steps, nsteps, negtx, ovl = 0, {}, None, 0, 0, 0, 0
+            done = 0
             for seed, N, kuses, T, layout, m, e, st, mtx, ov in pool.imap_unordered(job, jobs, chunksize=4):
+                done += 1
                 steps += st
                 negtx += mtx < 0
                 ovl += ov > 0
@@ -67,7 +79,8 @@ def main():
                     kinds[k] = kinds.get(k, 0) + 1
                     if first is None or (N, seed) < (first[1], first[0]):
                         first = (seed, N, kuses, T, layout, e)
-            print(f"{mut or 'BASE'}: runs {runs} (dQ steps {nsteps}, events {steps}) failures {fails} {kinds} [runs with stg tx<0: {negtx}, with st.async landing during TMA read: {ovl}]"
+            assert done == runs, (done, runs)
+            print(f"{mut or 'BASE'}: runs {runs} (dQ steps {nsteps}, events {steps}) failures {fails} {kinds} [runs with stg tx<0: {negtx}, with copy events during the same buffer's TMA read: {ovl}]"
                   + (f"\n   smallest: seed {first[0]} N {first[1]} kUses {first[2]} T {first[3]} {first[4]}: {first[5][:300]}"
                      if first else ""), flush=True)
     print(f"time {time.time() - t0:.0f}s")

@@ -1,26 +1,54 @@
 #!/usr/bin/env python3
-"""Randomized model checker of the kPair dQ protocol of src/cuda/sm90/bwd_kernel.h.
+"""Randomized model checker of the kPair dQ protocol of src/cuda/sm90/bwd_kernel.h (variant 2 of
+commit 8c09ff0: the partner's half goes by one bulk copy of the writer, not by consumer st.async).
 
-Two CTAs (rank 0, 1) of a cluster, each with
-  * 256 consumer threads, grouped into units of T threads (T=1: every thread its own actor);
-    unit j belongs to warp j*T//32; its rows lie in half `half_of_warp` (layout bm64: warp%4 // 2,
-    layout bm128: warpgroup), as in store_dq (`mine`);
-  * the dQ writer warp: 32 lanes, each an independent actor (independent thread scheduling);
-  * thread 0: barrier init (+ initial arrive.expect_tx on stg_full), then the cluster syncs;
-  * asynchronous agents: every st.async in flight (lands at a random later time: writes the
-    partner's staging cell and completes its bytes on the partner's stg_full), every TMA cell read
-    in flight (reads one cell of the own half at a random later time; the bulk group's read is
-    complete once all its cells were read).
+Two CTAs (rank 0, 1) of a cluster; CTA r owns the rows of half r (rows r kBlockM / 2 ..) of the
+step's dQ tile. Each CTA has, per dQ buffer b (kUses = kBuffersdQ of them, step g uses b = g % kUses,
+its use u = g / kUses), a dQ buffer of two halves and a staging buffer of one half, and barriers
+dq_full[b] (count 256), dq_empty[b] (count 64) and stg_full[b] (count 1). Actors:
+  * 256 consumer threads, grouped into units of T threads (T=1: every thread its own actor); unit
+    j belongs to warp j*T//32, its rows lie in half `half_of_warp` (layout bm64: warp%4 // 2, layout
+    bm128: warpgroup). Per step: if u > 0 wait dq_empty[b] (parity (u-1)&1, cluster acquire), store
+    its cells of the WHOLE tile (both halves) into the own dQ buffer b, fence.proxy.async, arrive
+    dq_full[b] (T arrivals).
+  * the dQ writer warp: 32 lanes, each an independent actor (independent thread scheduling). Per
+    step: wait dq_full[b] (parity u&1); lane 0 issues ONE bulk copy (cp.async.bulk shared::cluster)
+    of the partner's half of buffer b (rows of rank^1) into the partner's staging b, completing
+    kStgBytes of tx on the partner's stg_full[b]; every lane waits its own stg_full[b] (parity u&1),
+    adds its cells (c % 32 == lane) of the staging into the own half of buffer b; lane 0 re-arms
+    stg_full[b] (arrive.expect_tx(kStgBytes)); __syncwarp; every lane arrives (remote, release
+    cluster) on the partner's dq_empty[b]; lane 0 issues the TMA reduce of the own half; bulk_commit
+    + bulk_wait_read; every lane arrives on its own dq_empty[b]. So dq_empty[b] of CTA r completes
+    after r's 32 lanes' TMA reads of its own half and the partner's 32 lanes, which arrive after
+    the copy from r landed (r's source half read) and after they read their staging (which r's
+    copy of the next use rewrites).
+  * thread 0: barrier init (+ the initial arrive.expect_tx(kStgBytes) on every stg_full), the
+    cluster sync; the cluster sync before exit (every actor of both CTAs takes part in both).
+  * asynchronous agents: every bulk copy in flight (reads each source cell at a random later time,
+    writes each destination cell at a random time after its read, then, after all of them, completes
+    its bytes on the destination's stg_full in one go at a random later time), every TMA reduce
+    cell read in flight (reads one cell of the own half at a random later time; the bulk group's
+    read is complete once all its cells were read).
 mbarrier: pending arrivals / tx-count / phase; a phase completes when pending == 0 and tx == 0
-(tx may go negative); try_wait.parity(p) succeeds iff (completed phases & 1) != p.
-Cells carry symbolic contents: a consumer of CTA c at step g stores ((c, g),); the writer's add
-makes own + stg = ((r, g), (r^1, g)); the TMA read must see exactly that (check c).
+(tx may go negative); try_wait.parity(p) succeeds iff (completed phases & 1) != p. Memory order is
+sequentially consistent (the acquire/release scopes and proxy fences are not modelled).
+Cells carry symbolic contents: a consumer of CTA c at step g stores ((c, g, h),) into half h; the
+copy of CTA c must read ((c, g, c^1),) (check value); the writer of r needs own ((r, g, r),) and
+staging ((r^1, g, r),) and makes ((r, g, r), (r^1, g, r)); the TMA read must see exactly that.
+Checks: deadlock (no actor can move and nothing is in flight; or a step limit), a cell rewritten
+while still needed (own half: by the writer's add or the TMA read; partner half: by the copy's read;
+staging: by the writer's add), wrong values, arrivals / tx on uninitialized barriers, more arrivals
+than pending, accesses to or from an exited CTA (remote arrivals, copies in flight, TMA reads in
+flight at exit), and at the end every reduction read every cell of its half.
 """
+import itertools
+from bisect import bisect_right as bisect
 import random
 import sys
 
-KSTG = 16384  # (kBlockM/2)*kD*4 for both pair configs (bm64 x d128, bm128 x d64)
-KSTG_PAD = 32 * (128 + 8) * 4  # kHalf*kRowdQ (bm64, d128): bytes incl. the pad columns
+# kStgBytes = (kBlockM / 2) * kRowdQ, kRowdQ = (kD + 8) * 4: the copy of the half's rows with padding
+KSTG = {"bm64": 32 * (128 + 8) * 4, "bm128": 64 * (64 + 8) * 4}
+KSTG_DATA = 16384  # (kBlockM / 2) * kD * 4: the data columns only (the st.async variant's bytes)
 
 
 class ProtocolError(Exception):
@@ -77,10 +105,20 @@ class Bar:
 
 
 class Cell:
-    __slots__ = ("val", "need_writer", "need_tma")
+    __slots__ = ("val", "need_writer", "need_tma", "need_copy")
 
     def __init__(self):
-        self.val, self.need_writer, self.need_tma = None, False, False
+        self.val, self.need_writer, self.need_tma, self.need_copy = None, False, False, False
+
+
+class Copy:
+    """One cp.async.bulk shared::cluster in flight: src CTA's buffer b (half src^1) -> dst staging b."""
+    __slots__ = ("id", "src", "dst", "b", "g", "half", "reads_left", "writes_left", "nbytes")
+
+    def __init__(self, cid, src, b, g, half, ncells, nbytes):
+        self.id, self.src, self.dst, self.b, self.g, self.half = cid, src, src ^ 1, b, g, half
+        self.reads_left = self.writes_left = ncells
+        self.nbytes = nbytes
 
 
 class Sim:
@@ -88,9 +126,10 @@ class Sim:
         self.rng = random.Random(seed)
         self.N, self.K, self.T, self.chunks, self.layout = N, kuses, T, chunks, layout
         self.mut = set(mut)
+        self.kstg = KSTG[layout]
         self.trace = [] if trace else None
         self.U = 256 // T
-        # units per half and their cell ids (one cell per st.async / per store chunk)
+        # units: their half and their cell ids within it (one cell per store chunk)
         self.unit_half, self.unit_cells = [], []
         cnt = [0, 0]
         for j in range(self.U):
@@ -100,16 +139,18 @@ class Sim:
             self.unit_cells.append([cnt[h] * chunks + c for c in range(chunks)])
             cnt[h] += 1
         assert cnt[0] == cnt[1]
-        self.ncells = cnt[0] * chunks
-        self.chunk_bytes = 16 * 8 * T // chunks  # 16 float2 puts a thread a step
-        assert self.chunk_bytes * self.ncells == KSTG
+        self.ncells = cnt[0] * chunks  # cells per half
         mk = lambda n: [[Bar(self, f"{n}[cta{r}][{b}]") for b in range(kuses)] for r in range(2)]
         self.dq_full, self.dq_empty, self.stg_full = mk("dq_full"), mk("dq_empty"), mk("stg_full")
-        # own[r][b][cell]: rows of half r in CTA r's dQ buffer b; stg[r][b][cell]
-        self.own = [[[Cell() for _ in range(self.ncells)] for _ in range(kuses)] for _ in range(2)]
+        # buf[r][b][h][cell]: CTA r's dQ buffer b, rows of half h; stg[r][b][cell]: CTA r's staging b
+        self.buf = [[[[Cell() for _ in range(self.ncells)] for _ in range(2)] for _ in range(kuses)] for _ in range(2)]
         self.stg = [[[Cell() for _ in range(self.ncells)] for _ in range(kuses)] for _ in range(2)]
-        self.inflight = []  # ('st', src, dst, b, cell, val) | ('tma', r, b, cell, g)
+        # ('tma', r, b, cell, g) | ('cr', copy, cell) | ('cw', copy, cell, val) | ('cc', copy)
+        self.inflight = []
+        self.copies_open = [0, 0]  # copies issued by CTA r not yet completed
+        self.ncopies = 0
         self.tma_left = {}  # (r, g) -> cells not yet read by that reduction
+        self.tma_busy = [[0] * kuses for _ in range(2)]  # TMA cell reads in flight per (r, b)
         self.reduced = [[0] * N for _ in range(2)]  # cells read (correct) per reduction
         self.syncwarp = {}
         self.csync = [0, 0, 0, 0]  # arrivals: cluster sync 0 (init), 1 (end); CTA-local fallbacks
@@ -128,6 +169,8 @@ class Sim:
         self.p_async = self.rng.choice([0.005, 0.05, 0.3, 0.7, 0.95])
         self.role_speed = {k: self.rng.choice([1.0, 0.3, 0.05]) for k in ("t", "cons", "wr")}
         self.step = 0
+        # coverage: the lowest stg_full tx seen (< 0: a copy completed before the re-arm), the
+        # copy's reads and writes while its source CTA's TMA read of the same buffer was in flight
         self.min_tx, self.overlap = 0, 0
 
     def _mk(self, gen, r, name):
@@ -147,7 +190,9 @@ class Sim:
             self.csync[k] += 1
             yield lambda: self.csync[k] >= self.per_cta[r]
             return
-        if idx == 1 and "no_final_cluster_sync" in self.mut:
+        if idx == 1:  # the actor ends here; its CTA exits once every actor of both CTAs arrived (run)
+            if "no_final_cluster_sync" not in self.mut:  # (mutation: once the CTA's own actors ended)
+                self.csync[1] += 1
             return
         self.csync[idx] += 1
         yield lambda: self.csync[idx] >= self.n_actors
@@ -155,12 +200,13 @@ class Sim:
     # ---------------- thread 0 ----------------
     def thread0(self, r):
         yield None
+        m = self.mut
         for b in range(self.K):
-            self.dq_full[r][b].do_init(256 // 2 if "dq_full_128" in self.mut else 256)
-            self.dq_empty[r][b].do_init(32 if "empty32" in self.mut else 64)
+            self.dq_full[r][b].do_init(256 // 2 if "dq_full_128" in m else 256)
+            self.dq_empty[r][b].do_init(32 if "empty32" in m else 64)
             self.stg_full[r][b].do_init(1)
-            if "no_init_tx" not in self.mut:
-                self.stg_full[r][b].arrive_expect_tx(KSTG_PAD if "stg_bytes_pad" in self.mut else KSTG)
+            if "no_init_tx" not in m:
+                self.stg_full[r][b].arrive_expect_tx(KSTG_DATA if "stg_bytes_data" in m else self.kstg)
         self.log(f"cta{r} init barriers")
         yield from self.cluster_sync(0, r)
         yield None
@@ -179,17 +225,18 @@ class Sim:
                 yield lambda: bar.done(par)
             for c in cells:
                 yield None
+                cell = self.buf[r][b][h][c]
+                if cell.need_writer or cell.need_tma or cell.need_copy:
+                    who = "the writer's add" if cell.need_writer else ("the TMA read" if cell.need_tma else
+                                                                       "the bulk copy to the partner")
+                    self.err("race", f"cons cta{r} g{g}: buf{b} half{h} cell{c} overwritten while {who} "
+                             f"still needs {cell.val}")
+                cell.val = ((r, g, h),)
                 if h == r:
-                    cell = self.own[r][b][c]
-                    if cell.need_writer or cell.need_tma:
-                        self.err("race", f"cons cta{r} g{g}: own half buf{b} cell{c} overwritten while "
-                                 f"{'the writer' if cell.need_writer else 'the TMA read'} still needs {cell.val}")
-                    cell.val, cell.need_writer = ((r, g),), True
+                    cell.need_writer = True
                 else:
-                    if self.exited[r ^ 1]:
-                        self.err("exit", f"cons cta{r} g{g} st.async to exited cta{r ^ 1}")
-                    self.inflight.append(("st", r, r ^ 1, b, c, (r, g)))
-            yield None
+                    cell.need_copy = True
+            yield None  # fence.proxy.async, then the arrival
             self.dq_full[r][b].arrive(T)
             self.log(f"cons{j}.cta{r} g{g} arrive dq_full[{b}] (phase {self.dq_full[r][b].phase})")
         yield None
@@ -199,53 +246,69 @@ class Sim:
     def writer(self, r, l):
         yield from self.cluster_sync(0, r)
         m = self.mut
-        stg_bytes = KSTG_PAD if "stg_bytes_pad" in m else (KSTG // 2 if "stg_bytes_small" in m else KSTG)
+        rearm_bytes = KSTG_DATA if ("stg_bytes_data" in m or "rearm_bytes_data" in m) else self.kstg
+        copy_bytes = KSTG_DATA if "copy_bytes_data" in m else self.kstg
         mycells = [c for c in range(self.ncells) if c % 32 == l]
+        remote_at = ("remote_before_wait" if "remote_before_wait" in m else
+                     "remote_before_add" if "remote_before_add" in m else
+                     None if "no_remote_arrive" in m else "normal")
         for g in range(self.N):
             b, u = g % self.K, g // self.K
             fb, sb = self.dq_full[r][b], self.stg_full[r][b]
             yield None
+            if l == 0 and "copy_before_full" in m:
+                self._issue_copy(r, b, g, copy_bytes)
+                yield None
             yield lambda: fb.done(u & 1)
+            if l == 0 and "copy_before_full" not in m:
+                yield None
+                self._issue_copy(r, b, g, copy_bytes)
+            if remote_at == "remote_before_wait":
+                yield None
+                self._remote_arrive(r, b, g, l)
             if "no_stg_wait" not in m:
                 par = (u & 1) ^ (1 if "stg_parity" in m else 0)
                 yield lambda: sb.done(par)
-            if "remote_before_add" in m:
+            if remote_at == "remote_before_add":
                 yield None
                 self._remote_arrive(r, b, g, l)
             for c in mycells:
                 yield None
-                o, s = self.own[r][b][c], self.stg[r][b][c]
-                if o.val != ((r, g),) or not o.need_writer:
-                    self.err("race", f"wr{l}.cta{r} g{g}: own buf{b} cell{c} holds {o.val}, expected ((cta{r},g{g}),)")
-                if s.val != ((r ^ 1, g),) or not s.need_writer:
-                    self.err("race", f"wr{l}.cta{r} g{g}: staging buf{b} cell{c} holds {s.val} "
-                             f"(partner bytes of g{g} not landed)")
+                o, s = self.buf[r][b][r][c], self.stg[r][b][c]
+                if o.val != ((r, g, r),) or not o.need_writer:
+                    self.err("race", f"wr{l}.cta{r} g{g}: own half buf{b} cell{c} holds {o.val}, "
+                             f"expected (({r}, {g}, {r}),) (consumers' store not there)")
+                if s.val != ((r ^ 1, g, r),) or not s.need_writer:
+                    self.err("race", f"wr{l}.cta{r} g{g}: staging buf{b} cell{c} holds {s.val}, expected "
+                             f"(({r ^ 1}, {g}, {r}),) (partner's copy of g{g} not landed)")
                 sv, ov = s.val, o.val
                 s.need_writer = False  # staging read done
                 yield None  # (own's read, add, store: another actor may run between)
                 if o.val != ov:
                     self.err("race", f"wr{l}.cta{r} g{g}: own cell{c} rewritten between the writer's load and store")
                 o.val, o.need_writer, o.need_tma = ov + sv, False, True
-            if l == 0 and "rearm_after" not in m:
+            yield None  # fence.proxy.async
+            if l == 0 and "rearm_after" not in m and "no_rearm" not in m:
                 yield None
-                sb.arrive_expect_tx(stg_bytes)
+                sb.arrive_expect_tx(rearm_bytes)
                 self.log(f"wr0.cta{r} g{g} re-arm stg_full[{b}] (phase {sb.phase} tx {sb.tx})")
             if "no_syncwarp" not in m:
                 key = (r, g)
                 self.syncwarp[key] = self.syncwarp.get(key, 0) + 1
                 yield lambda: self.syncwarp[key] >= 32
-            if "remote_before_add" not in m:
+            if remote_at == "normal":
                 yield None
                 self._remote_arrive(r, b, g, l)
             if l == 0 and "rearm_after" in m:
                 yield None
-                sb.arrive_expect_tx(stg_bytes)
+                sb.arrive_expect_tx(rearm_bytes)
                 self.log(f"wr0.cta{r} g{g} re-arm stg_full[{b}] (phase {sb.phase} tx {sb.tx})")
             if l == 0:
                 yield None
                 self.tma_left[(r, g)] = self.ncells
                 for c in range(self.ncells):
                     self.inflight.append(("tma", r, b, c, g))
+                self.tma_busy[r][b] += self.ncells
                 self.log(f"wr0.cta{r} g{g} issue TMA reduce of own half buf{b}")
                 if "arrive_before_read" not in m:
                     yield lambda: self.tma_left[(r, g)] == 0  # bulk_wait_read (lane 0's group)
@@ -256,6 +319,15 @@ class Sim:
             yield lambda: all(self.tma_left[(r, g)] == 0 for g in range(self.N))  # bulk_wait
         yield None
         yield from self.cluster_sync(1, r)
+
+    def _issue_copy(self, r, b, g, nbytes):
+        half = r if "copy_own_half" in self.mut else r ^ 1
+        cp = Copy(self.ncopies, r, b, g, half, self.ncells, nbytes)
+        self.ncopies += 1
+        self.copies_open[r] += 1
+        for c in range(self.ncells):
+            self.inflight.append(("cr", cp, c))
+        self.log(f"wr0.cta{r} g{g} issue bulk copy of buf{b} half{half} -> cta{r ^ 1} stg{b}")
 
     def _remote_arrive(self, r, b, g, l):
         p = r ^ 1
@@ -270,61 +342,118 @@ class Sim:
         it = self.inflight[i]
         self.inflight[i] = self.inflight[-1]
         self.inflight.pop()
-        if it[0] == "st":
-            _, src, dst, b, c, v = it
-            if self.exited[dst]:
-                self.err("exit", f"st.async from cta{src} {v} lands in exited cta{dst}")
-            cell = self.stg[dst][b][c]
-            if cell.need_writer:
-                self.err("race", f"st.async {v} overwrites staging cta{dst} buf{b} cell{c} still unread: {cell.val}")
-            if not self.stg_full[dst][b].inited:
-                self.err("uninit", f"st.async {v} completes tx on uninitialized stg_full of cta{dst}")
-            cell.val, cell.need_writer = (v,), True
-            self.stg_full[dst][b].complete_tx(self.chunk_bytes)
-            self.min_tx = min(self.min_tx, self.stg_full[dst][b].tx)
-            if any(x[0] == "tma" and x[1] == dst and x[2] == b for x in self.inflight):
-                self.overlap += 1  # lands while the destination's TMA read of this buffer is in flight
-            self.log(f"st.async cta{src}->cta{dst} g{v[1]} buf{b} cell{c} lands (stg_full ph {self.stg_full[dst][b].phase} "
-                     f"pend {self.stg_full[dst][b].pending} tx {self.stg_full[dst][b].tx})")
-        else:
+        kind = it[0]
+        if kind == "tma":
             _, r, b, c, g = it
-            cell = self.own[r][b][c]
-            exp = ((r, g), (r ^ 1, g))
+            cell = self.buf[r][b][r][c]
+            exp = ((r, g, r), (r ^ 1, g, r))
             if cell.val != exp or not cell.need_tma:
                 self.err("value", f"TMA reduce cta{r} g{g} buf{b} cell{c} reads {cell.val}, expected {exp}")
             cell.need_tma = False
             self.reduced[r][g] += 1
             self.tma_left[(r, g)] -= 1
+            self.tma_busy[r][b] -= 1
+            return
+        cp = it[1]
+        if self.tma_busy[cp.src][cp.b]:
+            self.overlap += 1
+        if kind == "cr":  # the copy reads one source cell
+            c = it[2]
+            if self.exited[cp.src]:
+                self.err("exit", f"bulk copy of cta{cp.src} g{cp.g} reads exited cta{cp.src}")
+            cell = self.buf[cp.src][cp.b][cp.half][c]
+            exp = ((cp.src, cp.g, cp.src ^ 1),)
+            if cell.val != exp or not cell.need_copy:
+                self.err("value", f"bulk copy cta{cp.src} g{cp.g} buf{cp.b} half{cp.half} cell{c} reads "
+                         f"{cell.val} (need_copy {cell.need_copy}), expected {exp}")
+            cell.need_copy = False
+            cp.reads_left -= 1
+            self.inflight.append(("cw", cp, c, cell.val))
+        elif kind == "cw":  # the copy writes one destination cell
+            _, _, c, v = it
+            if self.exited[cp.dst]:
+                self.err("exit", f"bulk copy from cta{cp.src} g{cp.g} writes exited cta{cp.dst}")
+            cell = self.stg[cp.dst][cp.b][c]
+            if cell.need_writer:
+                self.err("race", f"bulk copy from cta{cp.src} g{cp.g} overwrites staging cta{cp.dst} buf{cp.b} "
+                         f"cell{c} still unread: {cell.val}")
+            cell.val, cell.need_writer = v, True
+            cp.writes_left -= 1
+            if cp.writes_left == 0:
+                self.inflight.append(("cc", cp))
+        else:  # complete_tx on the destination's stg_full, all bytes at once
+            if self.exited[cp.dst]:
+                self.err("exit", f"bulk copy from cta{cp.src} g{cp.g} completes on exited cta{cp.dst}")
+            bar = self.stg_full[cp.dst][cp.b]
+            if not bar.inited:
+                self.err("uninit", f"bulk copy from cta{cp.src} g{cp.g} completes tx on uninitialized {bar.name}")
+            bar.complete_tx(cp.nbytes)
+            self.min_tx = min(self.min_tx, bar.tx)
+            self.copies_open[cp.src] -= 1
+            self.log(f"bulk copy cta{cp.src}->cta{cp.dst} g{cp.g} buf{cp.b} completes ({bar.name} ph {bar.phase} "
+                     f"pend {bar.pending} tx {bar.tx})")
 
     # ---------------- scheduler ----------------
     def run(self, max_steps=3_000_000):
         rng, acts = self.rng, self.actors
+        # weights: the CTA's speed x the role's x the actor's own (a few stragglers 1000x slower)
+        strag = rng.choice([0, 0, 0.01, 0.05])
         w = [self.speed[a[2]] * self.role_speed[a[3].split(".")[0].rstrip("0123456789")]
-             * 10 ** rng.uniform(-2, 0) for a in acts]
+             * 10 ** rng.uniform(-2, 0) * (1e-3 if rng.random() < strag else 1) for a in acts]
+        if rng.random() < 0.3:  # the lane that issues the copy, re-arms and reduces, a straggler
+            slow = f"wr0.cta{rng.randrange(2)}"
+            w[next(i for i, a in enumerate(acts) if a[3] == slow)] *= 1e-4
         live = list(range(len(acts)))
-        choices = rng.choices
+        rand = rng.random
+        cum = list(itertools.accumulate(w[i] for i in live))
+        hint, hcum, hint_step = [], [], -10
         while live:
             self.step += 1
             if self.step > max_steps:
                 raise Deadlock("step limit")
-            ready = [i for i in live if acts[i][1] is None or acts[i][1]()]
-            if self.inflight and (not ready or rng.random() < self.p_async):
+            if self.inflight and rand() < self.p_async:
                 self.land(rng.randrange(len(self.inflight)))
                 continue
-            if not ready:
-                raise Deadlock(self._state())
-            ai = choices(ready, [w[i] for i in ready])[0]
+            # an actor by weight among the ready ones: rejection sampling over the live ones (the
+            # same distribution as a draw over the ready set), then over the ready set of a full
+            # scan of the last 3 steps (not yet ready then: left to the first way), then a full scan
+            for _ in range(12):
+                ai = live[bisect(cum, rand() * cum[-1], 0, len(cum) - 1)]
+                c = acts[ai][1]
+                if c is None or c():
+                    break
+            else:
+                for _ in range(12 if hint and self.step - hint_step <= 3 else 0):
+                    ai = hint[bisect(hcum, rand() * hcum[-1], 0, len(hcum) - 1)]
+                    c = acts[ai][1]
+                    if c is None or c():
+                        break
+                else:
+                    hint = [i for i in live if acts[i][1] is None or acts[i][1]()]
+                    hint_step = self.step
+                    if not hint:
+                        if self.inflight:
+                            self.land(rng.randrange(len(self.inflight)))
+                            continue
+                        raise Deadlock(self._state())
+                    hcum = list(itertools.accumulate(w[i] for i in hint))
+                    ai = hint[bisect(hcum, rand() * hcum[-1], 0, len(hcum) - 1)]
             a = acts[ai]
             try:
                 a[1] = next(a[0])
             except StopIteration:
                 live.remove(ai)
-                r = a[2]
-                if not any(acts[x][2] == r for x in live):
-                    if any(it[0] == "tma" and it[1] == r for it in self.inflight):
-                        self.err("exit", f"cta{r} exits with its TMA read in flight")
-                    self.exited[r] = True
-                    self.log(f"cta{r} exits")
+                cum = list(itertools.accumulate(w[i] for i in live))
+                hint_step = -10
+                fin = "no_final_cluster_sync" in self.mut or self.csync[1] == self.n_actors
+                for r in range(2):
+                    if fin and not self.exited[r] and not any(acts[x][2] == r for x in live):
+                        if self.tma_busy[r] != [0] * self.K:
+                            self.err("exit", f"cta{r} exits with its TMA read in flight")
+                        if self.copies_open[r]:
+                            self.err("exit", f"cta{r} exits with its bulk copy in flight")
+                        self.exited[r] = True
+                        self.log(f"cta{r} exits")
         if self.inflight:
             raise ProtocolError(f"[exit] in flight after both CTAs exited: {self.inflight[:3]}")
         for r in range(2):
@@ -336,7 +465,7 @@ class Sim:
         s = []
         for r in range(2):
             for b in range(self.K):
-                for nm, bar in (("dq_full", self.dq_full), ("dq_empty", self.dq_empty), ("stg_full", self.stg_full)):
+                for bar in (self.dq_full, self.dq_empty, self.stg_full):
                     x = bar[r][b]
                     s.append(f"{x.name}: phase {x.phase} pending {x.pending} tx {x.tx}")
         return "deadlock: " + "; ".join(s)

@@ -148,6 +148,7 @@ struct BwdParams90 {
   // Key-block pairs (Bwd90Config::kPair, bwd90_pair_ok; FLASHATTN_SM90_BWD_DQ_PAIR=1): clusters of
   // two CTAs, tma_dq built for boxes of block_m / 2 rows, the stream-K plan over clusters.
   bool dq_pair = false;
+  bool pair_scope_cluster = false;  // measurement only (FLASHATTN_SM90_BWD_PAIR_SCOPE=cluster, session 31)
   // kSplitD: warpgroup 1 issues dP^T only once warpgroup 0's S^T has completed (s_done), so that
   // S^T does not share the tensor cores and warpgroup 0's P^T overlaps dP^T
   // (FLASHATTN_SM90_BWD_SERIAL_SDP=1; off by default until measured, session 11).
@@ -495,7 +496,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               if (lane == 0)
                 bulk_copy_cluster(mapa_shared(smem_addr(stg), rank ^ 1u), buf + (rank ^ 1u) * uint32_t(kHalf * C::kRowdQ),
                                   C::kStgBytes, mapa_shared(smem_addr(stg_full + bi), rank ^ 1u));
-              mbar_wait_idle_cluster(stg_full + bi, (g / kUses) & 1);
+              if (P.pair_scope_cluster) mbar_wait_idle_cluster(stg_full + bi, (g / kUses) & 1);
+              else mbar_wait_idle(stg_full + bi, (g / kUses) & 1);
 #pragma unroll 2
               for (int i = lane; i < kHalf * kF4Row; i += 32) {
                 const uint32_t off = uint32_t(i / kF4Row) * uint32_t(C::kRowdQ) + uint32_t(i % kF4Row) * 16u;
@@ -511,7 +513,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               fence_proxy_async_shared();  // these generic stores, then the bulk reduction's reads
               if (lane == 0) mbar_arrive_expect_tx(stg_full + bi, C::kStgBytes);
               __syncwarp();
-              mbar_arrive_remote(mapa_shared(smem_addr(dq_empty + bi), rank ^ 1u));
+              if (P.pair_scope_cluster) mbar_arrive_remote_cluster(mapa_shared(smem_addr(dq_empty + bi), rank ^ 1u));
+              else mbar_arrive_remote(mapa_shared(smem_addr(dq_empty + bi), rank ^ 1u));
               if (lane == 0) tma_reduce_add_4d(&P.tma_dq, own, 0, m0 + int(rank) * kHalf, cur.h, b);
             } else if (P.dq_tensor) {
 #ifndef FLASHATTN_SM90_MEASURE_NO_DQ  // (a measurement build without dQ's reductions: bench/NOTES.md session 29)
@@ -700,8 +703,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // reads) and arrive.
       const int bi = s_ % C::kBuffersdQ, use = s_ / C::kBuffersdQ;
       if (use > 0) {
-        if constexpr (C::kPair) mbar_wait_cluster(dq_empty + bi, (use - 1) & 1);  // (the partner's writer too)
-        else mbar_wait(dq_empty + bi, (use - 1) & 1);
+        if (C::kPair && P.pair_scope_cluster) mbar_wait_cluster(dq_empty + bi, (use - 1) & 1);
+        else mbar_wait(dq_empty + bi, (use - 1) & 1);  // (kPair: the partner's writer arrives too)
       }
       unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
 #pragma unroll

@@ -120,6 +120,10 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
               bwd90_pair_ok(tier, P.block_m, P.k_regs, n_blocks, P.dq_tensor && f.cu_seqlens_k == nullptr,
                             bp.deterministic, f.causal, f.window_left >= 0 || f.window_right >= 0, P.extras(),
                             P.dropout());
+  {
+    const char* sc = std::getenv("FLASHATTN_SM90_BWD_PAIR_SCOPE");
+    P.pair_scope_cluster = sc != nullptr && std::string(sc) == "cluster";
+  }
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.dq_pair ? P.block_m / 2 : P.block_m, stage);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
   // Query walks rotated per key block (sm80::QueryWalk; not when deterministic): the default since

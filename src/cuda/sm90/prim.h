@@ -72,13 +72,18 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 // One arrival on the mbarrier at shared::cluster address `cluster_bar` (another CTA's, from
-// mapa_shared), releasing this thread's earlier memory accesses at cluster scope (PTX 9.7.13.15.13,
-// .release.cluster.shared::cluster; sm_90). Waits on it are the owner's (mbar_wait_cluster).
+// mapa_shared), with the default semantics, release at CTA scope (PTX 9.7.13.15.13,
+// .shared::cluster; sm_90), as CUTLASS's cluster barriers arrive: it orders this thread's earlier
+// reads of shared memory (here: a buffer the other CTA's bulk copy then rewrites) before the
+// arrival, and the owner waits with mbar_wait. (.release.cluster compiles to MEMBAR.ALL.GPU, and
+// the cluster-scope waits to a wait plus CCTL.IVALL, an L1 invalidation.)
 __device__ __forceinline__ void mbar_arrive_remote(uint32_t cluster_bar) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
+}
+// Measurement only (FLASHATTN_SM90_BWD_PAIR_SCOPE=cluster, session 31): the same at cluster scope.
+__device__ __forceinline__ void mbar_arrive_remote_cluster(uint32_t cluster_bar) {
   asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
 }
-// mbar_wait / mbar_wait_idle with acquire at cluster scope: for a barrier that another CTA's
-// threads arrive on (mbar_arrive_remote) or whose transactions another CTA's bulk copy completes.
 __device__ __forceinline__ void mbar_wait_cluster(uint64_t* bar, uint32_t phase) {
   asm volatile(FA_MBAR_WAIT_ASM(".acquire.cluster", "")::"r"(smem_addr(bar)), "r"(phase) : "memory");
 }

@@ -8,7 +8,7 @@ its use u = g / kUses), a dQ buffer of two halves and a staging buffer of one ha
 dq_full[b] (count 256), dq_empty[b] (count 64) and stg_full[b] (count 1). Actors:
   * 256 consumer threads, grouped into units of T threads (T=1: every thread its own actor); unit
     j belongs to warp j*T//32, its rows lie in half `half_of_warp` (layout bm64: warp%4 // 2, layout
-    bm128: warpgroup). Per step: if u > 0 wait dq_empty[b] (parity (u-1)&1, cluster acquire), store
+    bm128: warpgroup). Per step: if u > 0 wait dq_empty[b] (parity (u-1)&1), store
     its cells of the WHOLE tile (both halves) into the own dQ buffer b, fence.proxy.async, arrive
     dq_full[b] (T arrivals).
   * the dQ writer warp: 32 lanes, each an independent actor (independent thread scheduling). Per
@@ -16,14 +16,15 @@ dq_full[b] (count 256), dq_empty[b] (count 64) and stg_full[b] (count 1). Actors
     of the partner's half of buffer b (rows of rank^1) into the partner's staging b, completing
     kStgBytes of tx on the partner's stg_full[b]; every lane waits its own stg_full[b] (parity u&1),
     adds its cells (c % 32 == lane) of the staging into the own half of buffer b; lane 0 re-arms
-    stg_full[b] (arrive.expect_tx(kStgBytes)); __syncwarp; every lane arrives (remote, release
-    cluster) on the partner's dq_empty[b]; lane 0 issues the TMA reduce of the own half; bulk_commit
+    stg_full[b] (arrive.expect_tx(kStgBytes)); __syncwarp; every lane arrives (remote,
+    mapa) on the partner's dq_empty[b]; lane 0 issues the TMA reduce of the own half; bulk_commit
     + bulk_wait_read; every lane arrives on its own dq_empty[b]. So dq_empty[b] of CTA r completes
     after r's 32 lanes' TMA reads of its own half and the partner's 32 lanes, which arrive after
     the copy from r landed (r's source half read) and after they read their staging (which r's
     copy of the next use rewrites).
   * thread 0: barrier init (+ the initial arrive.expect_tx(kStgBytes) on every stg_full), the
-    cluster sync; the cluster sync before exit (every actor of both CTAs takes part in both).
+    cluster sync; the cluster sync before exit (every actor of both CTAs takes part in both; an
+    actor ends at its arrival on the final one, and both CTAs exit once all have arrived).
   * asynchronous agents: every bulk copy in flight (reads each source cell at a random later time,
     writes each destination cell at a random time after its read, then, after all of them, completes
     its bytes on the destination's stg_full in one go at a random later time), every TMA reduce
@@ -31,15 +32,22 @@ dq_full[b] (count 256), dq_empty[b] (count 64) and stg_full[b] (count 1). Actors
     read is complete once all its cells were read).
 mbarrier: pending arrivals / tx-count / phase; a phase completes when pending == 0 and tx == 0
 (tx may go negative); try_wait.parity(p) succeeds iff (completed phases & 1) != p. Memory order is
-sequentially consistent (the acquire/release scopes and proxy fences are not modelled).
+sequentially consistent (the acquire/release scopes, CTA or cluster: b36d025, and the proxy
+fences are not modelled).
 Cells carry symbolic contents: a consumer of CTA c at step g stores ((c, g, h),) into half h; the
 copy of CTA c must read ((c, g, c^1),) (check value); the writer of r needs own ((r, g, r),) and
 staging ((r^1, g, r),) and makes ((r, g, r), (r^1, g, r)); the TMA read must see exactly that.
+Scheduler: at each event, with probability p_async one agent step in flight (uniformly), else one
+ready actor, drawn by weight (per CTA x per role x per actor, some actors 1000x slower, and in 30%
+of the runs one CTA's writer lane 0 10^4x slower: the windows between its steps get long).
 Checks: deadlock (no actor can move and nothing is in flight; or a step limit), a cell rewritten
 while still needed (own half: by the writer's add or the TMA read; partner half: by the copy's read;
 staging: by the writer's add), wrong values, arrivals / tx on uninitialized barriers, more arrivals
 than pending, accesses to or from an exited CTA (remote arrivals, copies in flight, TMA reads in
 flight at exit), and at the end every reduction read every cell of its half.
+Mutations (`mut`, drive.py MUTS): the protocol with one step changed, each named where it acts.
+The st.async variant of the protocol (consumers pushing their partner half, 8 bytes each) and its
+model: commit 721243f.
 """
 import itertools
 from bisect import bisect_right as bisect

@@ -149,6 +149,7 @@ struct BwdParams90 {
   // two CTAs, tma_dq built for boxes of block_m / 2 rows, the stream-K plan over clusters.
   bool dq_pair = false;
   bool pair_scope_cluster = false;  // measurement only (FLASHATTN_SM90_BWD_PAIR_SCOPE=cluster, session 31)
+  bool pair_skip_add = false;  // measurement only, wrong dQ (FLASHATTN_SM90_BWD_PAIR_SKIP_ADD=1, session 31)
   // kSplitD: warpgroup 1 issues dP^T only once warpgroup 0's S^T has completed (s_done), so that
   // S^T does not share the tensor cores and warpgroup 0's P^T overlaps dP^T
   // (FLASHATTN_SM90_BWD_SERIAL_SDP=1; off by default until measured, session 11).
@@ -499,7 +500,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               if (P.pair_scope_cluster) mbar_wait_idle_cluster(stg_full + bi, (g / kUses) & 1);
               else mbar_wait_idle(stg_full + bi, (g / kUses) & 1);
 #pragma unroll 2
-              for (int i = lane; i < kHalf * kF4Row; i += 32) {
+              for (int i = lane; i < (P.pair_skip_add ? 0 : kHalf * kF4Row); i += 32) {
                 const uint32_t off = uint32_t(i / kF4Row) * uint32_t(C::kRowdQ) + uint32_t(i % kF4Row) * 16u;
                 float4* o = reinterpret_cast<float4*>(own + off);
                 const float4 a = *reinterpret_cast<const float4*>(stg + off);

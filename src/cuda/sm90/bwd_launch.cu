@@ -123,6 +123,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   {
     const char* sc = std::getenv("FLASHATTN_SM90_BWD_PAIR_SCOPE");
     P.pair_scope_cluster = sc != nullptr && std::string(sc) == "cluster";
+    P.pair_skip_add = env_choice("FLASHATTN_SM90_BWD_PAIR_SKIP_ADD", false);
   }
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.dq_pair ? P.block_m / 2 : P.block_m, stage);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)

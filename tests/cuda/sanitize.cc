@@ -150,13 +150,6 @@ int main() {
   guarded([] { run(DType::BFloat16, 256, 256, 200, 150, 2, 1, true, 0.0f, true, false); });
   unsetenv("FLASHATTN_SM90_BWD_DETERMINISTIC");
   guarded([] { run(DType::Float16, 256, 256, 330, 100, 4, 2, true, 0.0f, false, false); });
-  // ... key-block pairs (FLASHATTN_SM90_BWD_DQ_PAIR=1: clusters of two CTAs exchanging dQ through
-  // distributed shared memory): tier 128, one pair; tier 64 with GQA, two pairs, the last key block
-  // partial, the query block's second half past the sequence.
-  setenv("FLASHATTN_SM90_BWD_DQ_PAIR", "1", 1);
-  guarded([] { run(DType::BFloat16, 128, 128, 100, 256, 2, 1, false, 0.0f, false, false); });
-  guarded([] { run(DType::Float16, 64, 64, 50, 450, 4, 2, false, 0.0f, false, false); });
-  unsetenv("FLASHATTN_SM90_BWD_DQ_PAIR");
   unsetenv("FLASHATTN_EXPERIMENTAL_SM90_BWD");
   return 0;
 }

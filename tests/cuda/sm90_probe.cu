@@ -1,11 +1,8 @@
 // Probe of the sm90 building blocks in isolation (one warpgroup, one tile, no warp
 // specialization): TMA with the 128-byte swizzle into shared memory, S = Q K^T with wgmma SS and
 // the K-major descriptors, O = P V with wgmma RS and the N-major descriptor for V. Inputs are
-// small integers, so every product is exact and any difference is a layout error. Then the
-// cluster primitives of the backward's key-block pairs (two CTAs of a cluster, rounds of a bulk copy
-// into the partner's buffer completing on its mbarrier, remote arrivals freeing it, mapa, the
-// cluster barrier). Prints, per stage, the mismatch count and the first mismatches with their
-// coordinates.
+// small integers, so every product is exact and any difference is a layout error. Prints, per
+// stage, the mismatch count and the first mismatches with their coordinates.
 //   flashattn_sm90_probe        (needs an sm_90 GPU; exits 0 with a message without one)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -93,53 +90,6 @@ __global__ void __launch_bounds__(128) probe_kernel(const __grid_constant__ CUte
     const int r = warp * 16 + gr + ((j % 4) / 2) * 8, c = (j / 4) * 8 + 2 * tq + (j % 2);
     o_out[r * kD + c] = acc_o[j];
   }
-}
-
-// Two CTAs of a cluster, kCluRounds rounds, as the backward's key-block pairs: thread t of each
-// stores value(rank, round, t) into element t of its own `send` buffer, and after a proxy fence and
-// the CTA barrier thread 0 copies the buffer into the partner's `buf` (one bulk copy,
-// kCluThreads * 8 bytes of transaction on the partner's `full`, armed by its thread 0 a round).
-// Each thread then waits on its own `full`, reads element t (the partner's value), re-arms
-// (thread 0), and arrives on the partner's `empty`, which the partner's threads wait on before
-// their next round's stores into `send` (the copy that read it has landed). out[(rank *
-// kCluRounds + round) * kCluThreads + t] = what it read (x, y); ranks[c] = %cluster_ctarank of CTA c.
-constexpr int kCluThreads = 64, kCluRounds = 8;
-__host__ __device__ float clu_value(int rank, int round, int t, int e) {
-  return float(rank * 100000 + round * 1000 + t * 2 + e);
-}
-__global__ void __launch_bounds__(kCluThreads) cluster_probe_kernel(float2* out, uint32_t* ranks) {
-  __shared__ __align__(16) float2 buf[kCluThreads];
-  __shared__ __align__(16) float2 send[kCluThreads];
-  __shared__ __align__(8) uint64_t bars[2];
-  uint64_t* full = bars;
-  uint64_t* empty = bars + 1;
-  const int t = threadIdx.x;
-  const uint32_t rank = cluster_ctarank(), other = rank ^ 1u;
-  if (t == 0) {
-    ranks[blockIdx.x] = rank;
-    mbar_init(full, 1);
-    mbar_arrive_expect_tx(full, kCluThreads * 8);
-    mbar_init(empty, kCluThreads);
-    fence_barrier_init();
-  }
-  cluster_sync();
-  const uint32_t remote_buf = mapa_shared(smem_addr(buf), other);
-  const uint32_t remote_full = mapa_shared(smem_addr(full), other);
-  const uint32_t remote_empty = mapa_shared(smem_addr(empty), other);
-  for (int k = 0; k < kCluRounds; ++k) {
-    if (k > 0) mbar_wait(empty, (k - 1) & 1);
-    send[t] = make_float2(clu_value(rank, k, t, 0), clu_value(rank, k, t, 1));
-    fence_proxy_async_shared();
-    __syncthreads();
-    if (t == 0) bulk_copy_cluster(remote_buf, send, kCluThreads * 8, remote_full);
-    mbar_wait(full, k & 1);
-    out[(rank * kCluRounds + k) * kCluThreads + t] = buf[t];
-    __syncthreads();
-    if (t == 0) mbar_arrive_expect_tx(full, kCluThreads * 8);
-    __syncthreads();
-    mbar_arrive_remote(remote_empty);
-  }
-  cluster_sync();
 }
 
 void ok(cudaError_t e, const char* what) {
@@ -248,40 +198,5 @@ int main() {
       if (o[r * kD + c] != ref && bad++ < 8) std::printf("O(%d,%d) = %g, expected %g\n", r, c, o[r * kD + c], ref);
     }
   std::printf("stage O = P V (wgmma RS, N-major V descriptor): %d mismatches of %d\n", bad, kM * kD);
-  // 4. The cluster primitives (cluster_probe_kernel): each CTA read its partner's values.
-  float2* dclu;
-  uint32_t* dranks;
-  ok(cudaMalloc(&dclu, 2 * kCluRounds * kCluThreads * sizeof(float2)), "malloc");
-  ok(cudaMalloc(&dranks, 2 * sizeof(uint32_t)), "malloc");
-  ok(cudaMemset(dclu, 0xff, 2 * kCluRounds * kCluThreads * sizeof(float2)), "memset");  // NaN
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(2);
-  cfg.blockDim = dim3(kCluThreads);
-  cudaLaunchAttribute cluster[1];
-  cluster[0].id = cudaLaunchAttributeClusterDimension;
-  cluster[0].val.clusterDim.x = 2;
-  cluster[0].val.clusterDim.y = 1;
-  cluster[0].val.clusterDim.z = 1;
-  cfg.attrs = cluster;
-  cfg.numAttrs = 1;
-  ok(cudaLaunchKernelEx(&cfg, cluster_probe_kernel, dclu, dranks), "launch (cluster)");
-  ok(cudaDeviceSynchronize(), "run (cluster)");
-  std::vector<float2> clu(2 * kCluRounds * kCluThreads);
-  uint32_t ranks[2];
-  ok(cudaMemcpy(clu.data(), dclu, clu.size() * sizeof(float2), cudaMemcpyDeviceToHost), "download");
-  ok(cudaMemcpy(ranks, dranks, sizeof(ranks), cudaMemcpyDeviceToHost), "download");
-  bad = 0;
-  for (int c = 0; c < 2; ++c)
-    if (ranks[c] != uint32_t(c) && bad++ < 8) std::printf("cluster: CTA %d has rank %u\n", c, ranks[c]);
-  for (int r = 0; r < 2; ++r)
-    for (int k = 0; k < kCluRounds; ++k)
-      for (int t = 0; t < kCluThreads; ++t) {
-        const float2 v = clu[(r * kCluRounds + k) * kCluThreads + t];
-        const float x = clu_value(r ^ 1, k, t, 0), y = clu_value(r ^ 1, k, t, 1);
-        if ((v.x != x || v.y != y) && bad++ < 8)
-          std::printf("cluster: rank %d round %d thread %d read (%g, %g), expected (%g, %g)\n", r, k, t, v.x, v.y, x, y);
-      }
-  std::printf("stage cluster (bulk copy into the partner, remote mbarrier arrivals, mapa, cluster barrier): %d mismatches of %d\n", bad,
-              2 * kCluRounds * kCluThreads + 2);
   return 0;
 }

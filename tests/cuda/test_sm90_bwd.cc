@@ -535,55 +535,6 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
       "cuda-sm90", [](auto&& run) { with_env("FLASHATTN_SM90_BWD_STREAMK", "0", [&] { with_sm90_bwd(true, run); }); });
 }
 
-// Key-block pairs (FLASHATTN_SM90_BWD_DQ_PAIR=1; bwd_config.h kPair): clusters of two CTAs, each
-// adding the other's dQ of its half of the step's rows before one bulk reduction. Per tier (64,
-// 128; 40 and 96 padded onto them): plain bf16, fp16, GQA with 40 queries (two query heads a walk,
-// the second half of the rows past seqlen_q: TMA clips it), odd lengths with an even number of key
-// blocks; each with whole tiles (STREAMK=0) and with the stream-K tail over clusters (grids of 3
-// and 11 CTAs: 1 and 5 clusters); where pairs do not apply (an odd number of key blocks, causal,
-// a score modifier) the kernel without them; and pairs against single CTAs on the same inputs.
-class Sm90BwdPairs : public testing::TestWithParam<int> {};
-
-TEST_P(Sm90BwdPairs, Backward) {
-  REQUIRE_SM90_BWD();
-  const int d = GetParam();
-  with_env("FLASHATTN_SM90_BWD_DQ_PAIR", "1", [&] {
-    for (const char* streamk : {"0", "1"})
-      for (const char* grid : {"3", "11"})
-        for (int variant : {0, 2, 3}) {
-          if (std::string(streamk) == "0" && std::string(grid) == "11") continue;  // (one run of whole tiles)
-          with_env("FLASHATTN_SM90_BWD_STREAMK", streamk, [&] {
-            with_env("FLASHATTN_SM90_BWD_PERSISTENT", grid, [&] {
-              SCOPED_TRACE(std::string("stream-K ") + streamk + ", grid " + grid + ", variant " +
-                           std::to_string(variant));
-              // variant 3: fp16, 1000 queries and 999 keys (8 key blocks).
-              Spec x = streamk_spec(d, variant == 3 ? 0 : variant, 2, 4, 200, 500, uint64_t(d * 10 + variant + 9000));
-              if (variant == 3) {
-                x.dtype = DType::Float16;
-                x.seqlen_q = 1000;
-                x.seqlen_k = 999;
-              }
-              check_backward_sm90(x, "cuda-sm90");
-            });
-          });
-        }
-    // Not applied: 3 key blocks (odd), causal, softcap.
-    for (int kind = 0; kind < 3; ++kind) {
-      SCOPED_TRACE("pairs not applicable, case " + std::to_string(kind));
-      Spec x = streamk_spec(d, 0, 2, 4, 200, kind == 0 ? 300 : 500, uint64_t(d * 10 + kind + 9100));
-      if (kind == 1) x.causal = true;
-      if (kind == 2) x.softcap = 20.0f;
-      check_backward_sm90(x, "cuda-sm90");
-    }
-  });
-  backward_agree(
-      streamk_spec(d, 0, 2, 8, 333, 1024, uint64_t(d + 9200)), "cuda-sm90",
-      [](auto&& run) { with_env("FLASHATTN_SM90_BWD_DQ_PAIR", "1", [&] { with_sm90_bwd(true, run); }); }, "cuda-sm90",
-      [](auto&& run) { with_env("FLASHATTN_SM90_BWD_DQ_PAIR", "0", [&] { with_sm90_bwd(true, run); }); });
-}
-
-INSTANTIATE_TEST_SUITE_P(HeadDims, Sm90BwdPairs, testing::Values(40, 64, 96, 128));
-
 // Causal tile orders (BwdParams90::head_group): groups of 3 (batch, kv head) pairs of 8 (the last
 // group smaller), of 1, and the (batch, kv head) order (0); the default grid tests run the
 // launcher's rule.

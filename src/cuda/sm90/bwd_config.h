@@ -29,30 +29,10 @@ constexpr bool bwd90_dq_staged_head_dim(int head_dim) {
   return bwd90_dq_staged(head_dim > 192 && head_dim <= 256 ? 256 : 0);
 }
 
-// Where key-block pairs (kPair below) apply (host side, bwd_launch.cu; tests/cpp): the kernels
-// that have a pair form (tier 128 at 64-query steps, tier 64 at 128-query steps with K's fragments
-// in registers; plain scores, no dropout) on a padded batch (`padded`: the dQ variant's tensor
-// form, no varlen queries or keys), no mask that makes the two key blocks' query walks differ
-// (causal, window), not deterministic (dQ's order), and an even number of key blocks (every pair
-// whole).
-constexpr bool bwd90_pair_ok(int tier, int block_m, bool k_regs, int64_t n_blocks, bool padded, bool deterministic,
-                             bool causal, bool window, bool extras, bool dropout) {
-  return padded && !deterministic && !causal && !window && !extras && !dropout && n_blocks >= 2 &&
-         n_blocks % 2 == 0 && ((tier == 128 && block_m == 64) || (tier == 64 && block_m == 128 && k_regs));
-}
-
-// kPair_: key-block pairs (FLASHATTN_SM90_BWD_DQ_PAIR=1, bwd_launch.cu; the dQ variant's padded
-// batch at tiers 64 and 128 with plain scores): the two CTAs of a cluster take adjacent key blocks
-// of one (batch, kv head) and walk the same query steps; each adds the other's dQ partial of its
-// half of the step's rows (kBlockM / 2, rank r: rows r kBlockM / 2 ..) before one bulk reduction of
-// that half, so a dQ element takes one L2 reduction per two key blocks. The consumers store the
-// whole tile into the dQ buffer; the writer warp copies the partner's half into the partner's
-// staging buffer (kOffStg, one bulk copy), adds its own staging into its half and reduces it.
-template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64, bool kPair_ = false>
+template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
 struct Bwd90Config {
   static constexpr int kD = kD_;        // head_dim tier = head_dim_v tier
   static constexpr bool kDqSmem = kDqSmem_;
-  static constexpr bool kPair = kPair_;
   // kSplitD (head_dim 192 and 256): dK and dV of 64 keys x 192 or 256 columns would take 192 or
   // 256 registers a thread, so both consumer warpgroups take the same 64 keys and split the work
   // by roles (session 11; before: each computed S^T and dP^T of all of them, 7 units of GEMM work
@@ -133,21 +113,14 @@ struct Bwd90Config {
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
   static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
-  static constexpr int kTail =
-      kBytesKeep + 2 * kStages * kBlockM * 4 + (3 + 2 * kStages + 4 + (kPair ? 2 : 0)) * 8 + 1024;
-  // kPair: a staging buffer per dQ buffer, the partner's dQ of this CTA's kBlockM / 2 rows (same
-  // row stride; its bytes a step: kStgBytes, the copy of the half's rows with their padding).
-  static constexpr int kBytesStg = kPair ? (kBlockM / 2) * kRowdQ : 0;
-  static constexpr int kStgBytes = (kBlockM / 2) * kRowdQ;
+  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (3 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ =
-      !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * (kBytesdQ + kBytesStg) + kTail <= 227 * 1024 ? 2 : 1;
+      !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
   // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the
   // stage's q_empty).
   static constexpr int kBarsdQFull = kDqStage ? kStages : kBuffersdQ;
   static constexpr int kBarsdQEmpty = kBuffersdQ;
-  static constexpr int kOffStg = kOffdQ + kBuffersdQ * kBytesdQ;
-  static constexpr int kBarsStg = kPair ? kBuffersdQ : 0;  // kPair: staging full, per buffer
-  static constexpr int kOffKeep = kOffStg + kBuffersdQ * kBytesStg;
+  static constexpr int kOffKeep = kOffdQ + kBuffersdQ * kBytesdQ;
   static constexpr int kOffLse = kOffKeep + kBytesKeep;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;
   static constexpr int kOffBar = kOffDsum + kStages * kBlockM * 4;
@@ -155,8 +128,7 @@ struct Bwd90Config {
   // and empty (above); +1024: alignment slack.
   // kSplitD: the P^T exchange tile's full and empty barriers, and S^T's completion (serial_sdp).
   static constexpr int kBarsP = kSplitD ? 3 : 0;
-  static constexpr int kSmemBytes =
-      kOffBar + (3 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP + kBarsStg) * 8 + 1024;
+  static constexpr int kSmemBytes = kOffBar + (3 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
   static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
@@ -176,10 +148,6 @@ struct Bwd90Config {
   static_assert(kOffLse % 8 == 0 && kOffDsum % 8 == 0 && kBlockM % 2 == 0,
                 "LSE and D are read as float2 per query pair");
   static_assert(kRowdQ % 128 == 32, "dQ rows 8 banks apart: conflict-free float2 stores per half warp");
-  static_assert(!kPair || (kDqSmem && !kDqStage && !kSplitD && (kBlockM / 2) * kRowdQ % 128 == 0 &&
-                           kOffStg % 128 == 0),
-                "key-block pairs: the dQ buffer's variant with a whole head_dim a warpgroup; each half of the "
-                "buffer a 128-byte aligned TMA box");
 };
 
 // Byte offset of dQ element (query q, head_dim column c) in a dQ buffer of the dQ variant.

@@ -28,18 +28,6 @@
 // next sequence's), one flat bulk reduction per row inside the sequence.
 // A dQ buffer is rewritten only after the writer's bulk reads of its previous use completed
 // (dq_empty), and read only after all 256 consumer threads stored and fenced it (dq_full).
-// Key-block pairs (C::kPair, bwd_config.h; FLASHATTN_SM90_BWD_DQ_PAIR=1): clusters of two CTAs
-// whose tiles are key blocks 2 i and 2 i + 1 (rank 0, 1) of one (batch, kv head), the same query
-// walk (rotated by the pair), the same items (the stream-K plan over clusters). Per step the
-// consumers store the whole dQ tile into the buffer as without pairs; the writer copies the half
-// of the rows that is the partner's (rank r owns rows r kBlockM / 2 ..) into the partner's staging
-// buffer with one bulk copy, completing on its stg_full, then waits for the partner's copy into its
-// own staging, adds it into its half and reduces that half alone. dq_empty then also counts the
-// partner writer's 32 lanes (remote arrivals once its copy has landed, so our half it read may be
-// rewritten, and once it has read its staging, which our writer refills); the waits on barriers
-// another CTA arrives on acquire at cluster scope.
-// Both CTAs sync the cluster after the barriers' initialization and before exit. (A model of this
-// protocol with its mutations: tools/pair_protocol/; rerun it after changing it.)
 // Head_dim 256 (kDqStage, padded batch): no dQ buffer; the consumers store dQ into the ring
 // stage the step has consumed, once both warpgroups' GEMMs reading it completed (kBarStage), and
 // the writer, after its bulk reads, releases the stage to the producer (q_empty) in their place.
@@ -145,11 +133,6 @@ struct BwdParams90 {
   int block_m = 64;   // queries per step: the tensor maps' box rows (q, dout, dq), Bwd90Config::kBlockM
   int block_n = 128;  // keys per CTA: the box rows of k, v (Bwd90Config::kBlockN)
   bool k_regs = false;  // the kernel with kKRegs (bwd_launch.h; FLASHATTN_SM90_BWD_K_REGS=0 opts out)
-  // Key-block pairs (Bwd90Config::kPair, bwd90_pair_ok; FLASHATTN_SM90_BWD_DQ_PAIR=1): clusters of
-  // two CTAs, tma_dq built for boxes of block_m / 2 rows, the stream-K plan over clusters.
-  bool dq_pair = false;
-  bool pair_scope_cluster = false;  // measurement only (FLASHATTN_SM90_BWD_PAIR_SCOPE=cluster, session 31)
-  bool pair_skip_add = false;  // measurement only, wrong dQ (FLASHATTN_SM90_BWD_PAIR_SKIP_ADD=1, session 31)
   // kSplitD: warpgroup 1 issues dP^T only once warpgroup 0's S^T has completed (s_done), so that
   // S^T does not share the tensor cores and warpgroup 0's P^T overlaps dP^T
   // (FLASHATTN_SM90_BWD_SERIAL_SDP=1; off by default until measured, session 11).
@@ -243,10 +226,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* s_done = p_full + 2;                  // ... and warpgroup 0's S^T complete (serial_sdp)
   uint64_t* kv_empty = p_full + C::kBarsP;        // the consumers' last reads of an item's K and V done
   uint64_t* merge_ready = kv_empty + 1;           // the stream-K partner's partial dK, dV landed (warp 3)
-  uint64_t* stg_full = merge_ready + 1;           // kPair, per dQ buffer: the partner's half of our rows landed
-  // kPair: the stream-K plan runs over clusters (two CTAs a tile of two key blocks); a CTA's
-  // partial-result slot is its own, its kMerge piece's partner the same rank of the next cluster.
-  constexpr int kPairs = C::kPair ? 2 : 1;
 
   // Tiles: (key block, batch, kv head), key blocks of one (batch, kv head) adjacent (as in the
   // sm80 kernel's grid); when deterministic, the last key block first: each query block takes
@@ -259,7 +238,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // and then its pieces. Every role (producer, LSE/D warp, dQ writer, consumers) walks the same
   // items with a cursor of its own, and counts its steps over all of them (g: ring stage, dS,
   // dQ and keep buffers, and their phases, as one walk).
-  const int64_t num_tiles = int64_t(bp.num_n_blocks / kPairs) * p.batch * p.num_heads_kv;  // (kPair: pairs)
+  const int64_t num_tiles = int64_t(bp.num_n_blocks) * p.batch * p.num_heads_kv;
   int n_block = 0, b = 0, hk = 0, n0 = 0, cols = 0, qb = 0, kb = 0;
   sm80::SeqInfo seq;
   semantics::Mask mask;
@@ -274,9 +253,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // made the consumers spill).
   auto load_tile = [&](int64_t t) {
     const Tile90 tile = P.tiles(t);
-    const uint32_t bhk = uint32_t(tile.bh);
-    const uint32_t n_idx = C::kPair ? 2u * uint32_t(bp.num_n_blocks / 2 - 1 - tile.m_block) + cluster_ctarank()
-                                    : uint32_t(bp.num_n_blocks - 1 - tile.m_block);
+    const uint32_t bhk = uint32_t(tile.bh), n_idx = uint32_t(bp.num_n_blocks - 1 - tile.m_block);
     n_block = bp.deterministic ? bp.num_n_blocks - 1 - int(n_idx) : int(n_idx);
     b = int(bhk / uint32_t(p.num_heads_kv));
     hk = int(bhk - uint32_t(b) * uint32_t(p.num_heads_kv));
@@ -285,9 +262,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if (n0 >= seq.seqlen_k) return false;
     cols = min(kBlockN, seq.seqlen_k - n0);
     mask = semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-    // (kPair: both CTAs of the pair rotate by its first key block: the same walk.)
-    walk = sm80::QueryWalk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, C::kPair ? n_block & ~1 : n_block,
-                           bp.num_n_blocks);
+    walk = sm80::QueryWalk(mask, n0, cols, kBlockM, p.group, bp.rotate_walk, n_block, bp.num_n_blocks);
     // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
     qb = p.cu_seqlens_q != nullptr ? 0 : b;
     kb = p.cu_seqlens_k != nullptr ? 0 : b;
@@ -298,7 +273,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   auto next_item = [&](int* c) {
     for (;;) {
       StreamKPiece pc;
-      if (!P.sk.plan.item(int(ctaid_x()) / kPairs, int(gridDim.x) / kPairs, c, &pc)) return false;
+      if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
       if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;
       role = pc.role;
 #ifdef FLASHATTN_SM90_TRACE
@@ -335,16 +310,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       mbar_init(q_empty + s, C::kDqStage ? 32 : 256);
     }
     for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
-    // Every lane of the writer warp, after its bulk reads (kPair: and every lane of the partner's,
-    // after our copy to it landed and it read it).
-    for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, C::kPair ? 64 : 32);
-    // The writer's expect_tx, then the partner's bytes; phase 0 armed here, before the cluster sync
-    // lets the partner's writer copy (each later phase by the writer, before it frees the
-    // staging: the tx count never runs ahead of its expectation).
-    for (int i = 0; i < C::kBarsStg; ++i) {
-      mbar_init(stg_full + i, 1);
-      mbar_arrive_expect_tx(stg_full + i, C::kStgBytes);
-    }
+    for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
     if (C::kBarsP > 0) {
       mbar_init(p_full, 128);   // every thread of warpgroup 0, after its stores to the exchange tile
       mbar_init(p_empty, 128);  // every thread of warpgroup 1, after its loads from it
@@ -352,8 +318,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     fence_barrier_init();
   }
-  if constexpr (C::kPair) cluster_sync();  // the partner's barriers initialized before our arrivals
-  else __syncthreads();
+  __syncthreads();
 
   const int wg = threadIdx.x / 128;
   if (wg == 0) {
@@ -481,42 +446,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                                       smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
                                       w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
               }
-            } else if constexpr (C::kPair) {
-              // The partner's half of the rows to its staging (free: our consumers passed this
-              // buffer's dq_empty, which the partner's writer arrives on after reading it). Then
-              // this CTA's half: its staging (the partner's dQ of them) added in, then one
-              // reduction of the half (tma_dq: boxes of kBlockM / 2 rows; TMA clips the rows past
-              // seqlen_q). Then the next use's bytes expected and the staging given back to the
-              // partner's writer, which may also rewrite the half we got from it (each lane after
-              // its own reads of the staging, which follow the copy's completion).
-              constexpr int kHalf = kBlockM / 2, kF4Row = kD / 4;
-              const uint32_t rank = cluster_ctarank();
-              unsigned char* buf = smem + C::kOffdQ + bi * C::kBytesdQ;
-              unsigned char* own = buf + rank * uint32_t(kHalf * C::kRowdQ);
-              const unsigned char* stg = smem + C::kOffStg + bi * C::kBytesStg;
-              if (lane == 0)
-                bulk_copy_cluster(mapa_shared(smem_addr(stg), rank ^ 1u), buf + (rank ^ 1u) * uint32_t(kHalf * C::kRowdQ),
-                                  C::kStgBytes, mapa_shared(smem_addr(stg_full + bi), rank ^ 1u));
-              if (P.pair_scope_cluster) mbar_wait_idle_cluster(stg_full + bi, (g / kUses) & 1);
-              else mbar_wait_idle(stg_full + bi, (g / kUses) & 1);
-#pragma unroll 2
-              for (int i = lane; i < (P.pair_skip_add ? 0 : kHalf * kF4Row); i += 32) {
-                const uint32_t off = uint32_t(i / kF4Row) * uint32_t(C::kRowdQ) + uint32_t(i % kF4Row) * 16u;
-                float4* o = reinterpret_cast<float4*>(own + off);
-                const float4 a = *reinterpret_cast<const float4*>(stg + off);
-                float4 v = *o;
-                v.x += a.x;
-                v.y += a.y;
-                v.z += a.z;
-                v.w += a.w;
-                *o = v;
-              }
-              fence_proxy_async_shared();  // these generic stores, then the bulk reduction's reads
-              if (lane == 0) mbar_arrive_expect_tx(stg_full + bi, C::kStgBytes);
-              __syncwarp();
-              if (P.pair_scope_cluster) mbar_arrive_remote_cluster(mapa_shared(smem_addr(dq_empty + bi), rank ^ 1u));
-              else mbar_arrive_remote(mapa_shared(smem_addr(dq_empty + bi), rank ^ 1u));
-              if (lane == 0) tma_reduce_add_4d(&P.tma_dq, own, 0, m0 + int(rank) * kHalf, cur.h, b);
             } else if (P.dq_tensor) {
 #ifndef FLASHATTN_SM90_MEASURE_NO_DQ  // (a measurement build without dQ's reductions: bench/NOTES.md session 29)
               if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
@@ -557,7 +486,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       int cursor = 0;
       while (next_item(&cursor)) {
         if (role != StreamKPiece::kMerge) continue;
-        const unsigned long long* flag = P.sk.flag + int64_t(ctaid_x() + kPairs) * 2;
+        const unsigned long long* flag = P.sk.flag + int64_t(ctaid_x() + 1) * 2;
         const long long t0 = clock64();
         while (ld_acquire_gpu(flag) != P.sk.epoch || ld_acquire_gpu(flag + 1) != P.sk.epoch) {
           if (clock64() - t0 > (1ll << 36)) __trap();
@@ -566,7 +495,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         mbar_arrive(merge_ready);  // release: the acquired flags' stores are visible to the waiters
       }
     }
-    if constexpr (C::kPair) cluster_sync();  // (with the consumers' at their end)
     return;
   }
 
@@ -703,10 +631,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
       // reads) and arrive.
       const int bi = s_ % C::kBuffersdQ, use = s_ / C::kBuffersdQ;
-      if (use > 0) {
-        if (C::kPair && P.pair_scope_cluster) mbar_wait_cluster(dq_empty + bi, (use - 1) & 1);
-        else mbar_wait(dq_empty + bi, (use - 1) & 1);  // (kPair: the partner's writer arrives too)
-      }
+      if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
       unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
@@ -999,7 +924,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   auto merge_partial = [&] {
     const bool merge = role == StreamKPiece::kMerge;
     if (merge) mbar_wait(merge_ready, 0);
-    const float4* src = part_of(ctaid_x() + kPairs);
+    const float4* src = part_of(ctaid_x() + 1);
     // Eight float4 loads in flight at a time (the compiler barrier keeps it from hoisting all of
     // them beside the accumulators).
     auto add = [&](float(&acc)[kNKV], int f0) {
@@ -1304,7 +1229,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     trace_st(&r->steps, uint32_t(items), pred);
   }
 #endif
-  if constexpr (C::kPair) cluster_sync();  // the partner no longer addresses our shared memory
 }
 
 }  // namespace flashattn::cuda::sm90

@@ -106,26 +106,10 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) &&
               !(stage && bp.fwd.cu_seqlens_q != nullptr);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
+  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage);
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
-  const sm80::FwdParams& f = bp.fwd;
-  // Key-block pairs (bwd_config.h kPair, bwd90_pair_ok): half of dQ's L2 reductions, for a
-  // partner's dQ of half the rows through distributed shared memory and an add by the writer warp.
-  // Session 29 measured the reductions at 7-8% of the d128 backward's time (a build without them);
-  // off until the pairs are measured (FLASHATTN_SM90_BWD_DQ_PAIR=1 takes them where they apply).
-  const int tier = l.kernel->head_dim;
-  const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
-  P.dq_pair = env_choice("FLASHATTN_SM90_BWD_DQ_PAIR", false) &&
-              bwd90_pair_ok(tier, P.block_m, P.k_regs, n_blocks, P.dq_tensor && f.cu_seqlens_k == nullptr,
-                            bp.deterministic, f.causal, f.window_left >= 0 || f.window_right >= 0, P.extras(),
-                            P.dropout());
-  {
-    const char* sc = std::getenv("FLASHATTN_SM90_BWD_PAIR_SCOPE");
-    P.pair_scope_cluster = sc != nullptr && std::string(sc) == "cluster";
-    P.pair_skip_add = env_choice("FLASHATTN_SM90_BWD_PAIR_SKIP_ADD", false);
-  }
-  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.dq_pair ? P.block_m / 2 : P.block_m, stage);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
   // Query walks rotated per key block (sm80::QueryWalk; not when deterministic): the default since
   // session 20 measured it (bf16, 2 rounds: d256 2k / 8k +2.5% / +1.8%, d64 8k causal +2%, d128
@@ -144,20 +128,20 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   std::unique_ptr<Workspace> split_ws;
   const bool sk_force = env_choice("FLASHATTN_SM90_BWD_STREAMK", false);
   const bool sk_off = !env_choice("FLASHATTN_SM90_BWD_STREAMK", true);
+  const sm80::FwdParams& f = bp.fwd;
   if (!bp.deterministic && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
       f.cu_seqlens_k == nullptr && !sk_off) {
-    // Key-block pairs: tiles of two key blocks over clusters of two CTAs (a slot and two flags a CTA).
-    const int cl = P.dq_pair ? 2 : 1;
-    const int64_t tiles = n_blocks / cl * int64_t(f.batch) * f.num_heads_kv;
-    const int64_t ctas = persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count());
-    const int64_t grid = std::min<int64_t>(tiles, std::max<int64_t>(ctas / cl, 1));
+    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
+    const int64_t grid =
+        std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
     const int steps = (f.seqlen_q + P.block_m - 1) / P.block_m * f.group;
     if (grid > 0) P.sk.plan = StreamK(tiles, grid, steps);
     if (!sk_force && P.sk.plan.saving() < 0.02) P.sk.plan = StreamK();
     // A slot per CTA: 256 consumer threads x their dK and dV accumulators (kSplitD: one of the
     // two, bwd_config.h), and two flags (one a consumer warpgroup).
+    const int tier = l.kernel->head_dim;
     const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
-    if (P.sk.plan.width > 0) split_ws = P.sk.allocate(*l.context, tiles, grid, slot_bytes * cl, 2 * cl);
+    if (P.sk.plan.width > 0) split_ws = P.sk.allocate(*l.context, tiles, grid, slot_bytes, 2);
   }
   // Causal: tiles in groups of (batch, kv head) pairs, longest walks first (BwdParams90::head_group):
   // 8 pairs up to 16 key blocks, 4 up to 64, else 2. Session 28 measured (H200, 2 rounds, TFLOP/s
@@ -166,6 +150,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   // 8k 436-464 / 433; d256 2k 340 / 332, 8k 397-407 / 387. FLASHATTN_SM90_BWD_HEAD_GROUP=N takes
   // N (0: the (batch, kv head) order).
   if (f.causal && !bp.deterministic && f.cu_seqlens_q == nullptr && f.cu_seqlens_k == nullptr) {
+    const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
     P.head_group = n_blocks <= 16 ? 8 : n_blocks <= 64 ? 4 : 2;
     const char* hg = std::getenv("FLASHATTN_SM90_BWD_HEAD_GROUP");
     if (hg != nullptr && hg[0] >= '0' && hg[0] <= '9') P.head_group = std::atoi(hg);
@@ -196,7 +181,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
     check(cudaMemcpy(h.data(), trace, kTraceRecs * sizeof(BwdTraceRec), cudaMemcpyDeviceToHost), "cudaMemcpy(bwd trace)");
     // The grid as bwd_launch.h launches it: the plan's, or one CTA a tile.
     const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
-    const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid * (P.dq_pair ? 2 : 1) : tiles;
+    const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid : tiles;
     const int ctas = int(std::min<int64_t>(grid, kBwdTraceCtas));
     const int L = trace_launch++;
     unsigned long long t_ref = ~0ull;

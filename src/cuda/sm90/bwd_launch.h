@@ -20,16 +20,11 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
                     std::to_string(P.block_n) + "-row boxes, kernel steps of " + std::to_string(C::kBlockM) +
                     " queries and blocks of " + std::to_string(C::kBlockN) + " keys");
   P.bp.num_n_blocks = (P.bp.fwd.seqlen_k + C::kBlockN - 1) / C::kBlockN;
-  // kPair: a tile is a pair of key blocks, a cluster of two CTAs runs it (bwd_kernel.h).
-  constexpr int kCl = C::kPair ? 2 : 1;
-  if (P.dq_pair != C::kPair || (C::kPair && P.bp.num_n_blocks % 2 != 0))
-    throw CudaError("flashattn: internal error: the sm90 backward's key-block pairs requested for a kernel without "
-                    "them or an odd number of key blocks");
-  const int64_t tiles = int64_t(P.bp.num_n_blocks / kCl) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
+  const int64_t tiles = int64_t(P.bp.num_n_blocks) * P.bp.fwd.batch * P.bp.fwd.num_heads_kv;
   if (tiles == 0) return;
-  check_grid(tiles * kCl);
+  check_grid(tiles);
   const int64_t pairs = int64_t(P.bp.fwd.batch) * P.bp.fwd.num_heads_kv;
-  P.tiles = TileMap90(pairs, P.bp.num_n_blocks / kCl, P.head_group > 0, false, P.head_group);
+  P.tiles = TileMap90(pairs, P.bp.num_n_blocks, P.head_group > 0, false, P.head_group);
   // One CTA a tile, or the launcher's stream-K plan (bwd_launch.cu) over a persistent grid.
   int64_t blocks = tiles;
   if (P.sk.plan.width > 0) {
@@ -44,38 +39,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
-  if constexpr (C::kPair) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.blockDim = dim3(C::kThreads);
-    cfg.dynamicSmemBytes = C::kSmemBytes;
-    cfg.stream = stream;
-    cudaLaunchAttribute cluster[1];
-    cluster[0].id = cudaLaunchAttributeClusterDimension;
-    cluster[0].val.clusterDim.x = kCl;
-    cluster[0].val.clusterDim.y = 1;
-    cluster[0].val.clusterDim.z = 1;
-    cfg.attrs = cluster;
-    cfg.numAttrs = 1;
-    // The stream-K plan was made for SMs / 2 clusters (bwd_launch.cu); where fewer fit at once
-    // (a GPC with an odd SM left over), re-plan over those that do, so that no cluster of the
-    // plan starts after the others have finished (the workspace has a slot for every CTA of the
-    // larger grid). Whole tiles where the smaller grid leaves no tail.
-    if (P.sk.plan.width > 0) {
-      cfg.gridDim = dim3(unsigned(blocks * kCl));
-      int fit = 0;
-      check(cudaOccupancyMaxActiveClusters(&fit, kernel, &cfg), "cudaOccupancyMaxActiveClusters(sm90 bwd_kernel)");
-      if (fit > 0 && fit < P.sk.grid) {
-        P.sk.plan = StreamK(tiles, fit, P.sk.plan.nk);
-        P.sk.grid = fit;
-        if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, tiles, 0);
-        blocks = P.sk.plan.width > 0 ? fit : tiles;
-      }
-    }
-    cfg.gridDim = dim3(unsigned(blocks * kCl));
-    check(cudaLaunchKernelEx(&cfg, kernel, P), "launch sm90 bwd_kernel (key-block pairs)");
-  } else {
-    kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
-  }
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
@@ -90,9 +54,6 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   } else if (P.dropout()) {
     if constexpr (kDropHere) launch_bwd90_config<T, C, false, false, true>(P, s);
   } else {
-    if constexpr (C::kD == 128 && C::kDqSmem) {
-      if (P.dq_pair) return launch_bwd90_config<T, Bwd90Config<C::kD, true, C::kBlockM, true>, false>(P, s);
-    }
     launch_bwd90_config<T, C, false>(P, s);
   }
 }
@@ -105,10 +66,6 @@ template <typename T, typename C>
 void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
   if (P.extras())
     throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
-  if constexpr (C::kDqSmem) {
-    if (P.dq_pair && !P.dropout() && P.k_regs)
-      return launch_bwd90_config<T, Bwd90Config<C::kD, true, C::kBlockM, true>, false, true>(P, s);
-  }
   if (P.dropout()) launch_bwd90_config<T, C, false, false, true>(P, s);
   else if (P.k_regs) launch_bwd90_config<T, C, false, true>(P, s);
   else launch_bwd90_config<T, C, false>(P, s);

@@ -29,14 +29,17 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t by
 __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
-// The loop of the waits below around mbarrier.try_wait.parity: SEM "" (acquire at CTA scope, the
-// default) or ".acquire.cluster"; HINT "" or ", %2" (a suspend-time hint operand).
-#define FA_MBAR_WAIT_ASM(SEM, HINT)                                                                          \
-  "{\n.reg .pred done;\nWAIT_%=:\nmbarrier.try_wait.parity" SEM ".shared::cta.b64 done, [%0], %1" HINT \
-  ";\n@!done bra WAIT_%=;\n}\n"
 // Waits until the phase with parity `phase` of the barrier has completed.
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
-  asm volatile(FA_MBAR_WAIT_ASM("", "")::"r"(smem_addr(bar)), "r"(phase) : "memory");
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase)
+      : "memory");
 }
 
 // The same for a warp with nothing else to do (the producer's and the dQ writer's waits): each
@@ -44,68 +47,16 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
 // system's short default, so that it does not spin. (Spinning producer warps issued about a
 // third of the sm90 backward's instructions, on the schedulers the consumers' warps share:
 // session 6's Nsight Compute source counters.)
-constexpr uint32_t kSuspendNs = 1000000;
 __device__ __forceinline__ void mbar_wait_idle(uint64_t* bar, uint32_t phase) {
-  asm volatile(FA_MBAR_WAIT_ASM("", ", %2")::"r"(smem_addr(bar)), "r"(phase), "r"(kSuspendNs) : "memory");
-}
-
-// ---- clusters (PTX 9.7.13.3 barrier.cluster, 9.7.9.20 mapa, 10.13 %cluster_ctarank) ------------
-// The sm90 backward's key-block pairs (Bwd90Config::kPair): two CTAs of a cluster exchange dQ
-// through distributed shared memory. This CTA's rank in its cluster (a volatile read, as ctaid_x).
-__device__ __forceinline__ uint32_t cluster_ctarank() {
-  uint32_t v;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(v));
-  return v;
-}
-// The shared::cluster address of the variable at shared::cta address `addr` in CTA `rank` of the
-// cluster (the same offset in its shared memory).
-__device__ __forceinline__ uint32_t mapa_shared(uint32_t addr, uint32_t rank) {
-  uint32_t r;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
-  return r;
-}
-// Every non-exited thread of the cluster arrives (release) and waits for the others (acquire):
-// after mbarrier initialization, before another CTA's arrivals on them; and before exit, so that
-// no CTA leaves while its partner may still address its shared memory. Not .aligned: the threads
-// of a warp may reach it apart.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-// One arrival on the mbarrier at shared::cluster address `cluster_bar` (another CTA's, from
-// mapa_shared), with the default semantics, release at CTA scope (PTX 9.7.13.15.13,
-// .shared::cluster; sm_90), as CUTLASS's cluster barriers arrive: it orders this thread's earlier
-// reads of shared memory (here: a buffer the other CTA's bulk copy then rewrites) before the
-// arrival, and the owner waits with mbar_wait. (.release.cluster compiles to MEMBAR.ALL.GPU, and
-// the cluster-scope waits to a wait plus CCTL.IVALL, an L1 invalidation.)
-__device__ __forceinline__ void mbar_arrive_remote(uint32_t cluster_bar) {
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
-}
-// Measurement only (FLASHATTN_SM90_BWD_PAIR_SCOPE=cluster, session 31): the same at cluster scope.
-__device__ __forceinline__ void mbar_arrive_remote_cluster(uint32_t cluster_bar) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
-}
-__device__ __forceinline__ void mbar_wait_cluster(uint64_t* bar, uint32_t phase) {
-  asm volatile(FA_MBAR_WAIT_ASM(".acquire.cluster", "")::"r"(smem_addr(bar)), "r"(phase) : "memory");
-}
-__device__ __forceinline__ void mbar_wait_idle_cluster(uint64_t* bar, uint32_t phase) {
-  asm volatile(FA_MBAR_WAIT_ASM(".acquire.cluster", ", %2")::"r"(smem_addr(bar)), "r"(phase), "r"(kSuspendNs)
-               : "memory");
-}
-#undef FA_MBAR_WAIT_ASM
-
-// Copies `bytes` (a multiple of 16; both addresses 16-byte aligned) from this CTA's shared memory
-// at `src` to shared::cluster address `cluster_dst` (another CTA's, from mapa_shared) and completes
-// that many bytes of transaction on that CTA's mbarrier at `cluster_bar` (PTX 9.7.9.25.4.1
-// cp.async.bulk .shared::cluster.shared::cta .mbarrier::complete_tx::bytes; sm_90). The receiver
-// waits on the barrier, whose phase expects the bytes (mbar_arrive_expect_tx); that completion is
-// also the only sign that the source was read. The source's generic stores need
-// fence_proxy_async_shared before the copy is issued.
-__device__ __forceinline__ void bulk_copy_cluster(uint32_t cluster_dst, const void* src, uint32_t bytes,
-                                                  uint32_t cluster_bar) {
+  constexpr uint32_t kSuspendNs = 1000000;
   asm volatile(
-      "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
-          cluster_dst),
-      "r"(smem_addr(src)), "r"(bytes), "r"(cluster_bar)
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase), "r"(kSuspendNs)
       : "memory");
 }
 

@@ -57,9 +57,16 @@ template <typename T, int kD, int kDv = kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if constexpr (fwd90_consumers(kD, true) == 3) {
-    if (P.three_consumers) {
+  if constexpr (fwd90_consumers(kD, 3) == 3) {
+    if (P.consumers == 3) {
       launch_fwd90_extras<T, Fwd90ConfigFor<kD, false, kDv, 3>>(P, s);
+      return;
+    }
+  }
+  if constexpr (fwd90_consumers(kD, 1) == 1) {
+    if (P.consumers == 1) {
+      if (!fwd90_plain(P.p)) throw CudaError("flashattn: internal error: sm90 forward with one consumer, not plain");
+      launch_fwd90_config<T, Fwd90ConfigFor<kD, false, kDv, 1>, false>(P, s);
       return;
     }
   }

@@ -286,8 +286,8 @@ TEST(Sm90, PackedGqa) {
         }
         s.backend = Backend::Cuda;
         s.seed = uint64_t(5000 + n);
-        // head_dim 64: three consumers on even cases, one on every third odd one (two otherwise).
-        const bool three = d == 64 && n % 2 == 0, one = d == 64 && n % 6 == 1, persistent = n % 4 == 0;
+        // head_dim 64: three consumers on even cases; 64 and 128: one on every third odd one (two otherwise).
+        const bool three = d == 64 && n % 2 == 0, one = d <= 128 && n % 6 == 1, persistent = n % 4 == 0;
         setenv("FLASHATTN_SM90_CONSUMERS", three ? "3" : one ? "1" : "2", 1);
         setenv("FLASHATTN_SM90_PERSISTENT", persistent ? "1" : "0", 1);
         SCOPED_TRACE("case " + std::to_string(n) + (three ? " three consumers" : one ? " one consumer" : "") +
@@ -406,23 +406,24 @@ TEST(Sm90, StreamKTail) {
   SKIP_IF_NONE_RAN(ran);
 }
 
-// One consumer warpgroup (64-row tiles, two CTAs an SM; head_dim 64's plain kernel, the rest
-// falls back to two): the variant grid on the default persistent grid, then three CTAs over
-// dozens of tiles each (one Q buffer too), and the stream-K tail forced on grids of 5 and 11.
+// One consumer warpgroup (64-row tiles, two CTAs an SM; the plain kernel of head_dim 64 and 128,
+// the rest falls back to two): the variant grid on the default persistent grid, then three CTAs
+// over dozens of tiles each (one Q buffer too), and the stream-K tail forced on grids of 5 and 11.
 TEST(Sm90, VariantOneConsumer) {
   REQUIRE_SM90();
   int ran = 0;
   with_env("FLASHATTN_SM90_CONSUMERS", "1", [&] {
     ran += check_variant({{"FLASHATTN_SM90_PERSISTENT", "1"}});
-    ran += check_three_ctas({64}, 90, "one consumer, three CTAs");
+    ran += check_three_ctas({64, 128}, 90, "one consumer, three CTAs");
     with_env("FLASHATTN_SM90_Q_PREFETCH", "0", [&] { ran += check_three_ctas({64}, 95, "one consumer, one Q buffer"); });
     with_env("FLASHATTN_SM90_STREAMK", "1", [&] {
-      for (const char* grid : {"5", "11"})
-        for (int variant = 0; variant < 3; ++variant)
-          with_env("FLASHATTN_SM90_PERSISTENT", grid, [&] {
-            SCOPED_TRACE(std::string("one consumer, stream-K grid ") + grid + ", variant " + std::to_string(variant));
-            ran += check_sm90_if_built(streamk_spec(64, variant, 3, 4, 500, 700, uint64_t(640 + variant + 7100)));
-          });
+      for (int d : {64, 128})
+        for (const char* grid : {"5", "11"})
+          for (int variant = 0; variant < 3; ++variant)
+            with_env("FLASHATTN_SM90_PERSISTENT", grid, [&] {
+              SCOPED_TRACE(std::string("one consumer, stream-K grid ") + grid + ", variant " + std::to_string(variant));
+              ran += check_sm90_if_built(streamk_spec(d, variant, 3, 4, 500, 700, uint64_t(d * 10 + variant + 7100)));
+            });
     });
   });
   SKIP_IF_NONE_RAN(ran);

@@ -59,19 +59,22 @@ struct Fwd90Config {
 // beat 64 at head_dim 256 by 4-8%, 96 beat 64 at 192 by 11%; 192 and 176 lost to 128 at head_dim
 // 64 and 128). The alternative (FLASHATTN_SM90_BLOCKN=alt, for measurements): 192 / 128 / 176 /
 // 64 / 64.
-constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
+// One consumer (two CTAs an SM, 113 KB each): 128 keys at head_dim 64, 64 at 128 (Q, a two-stage
+// ring of 64-key K/V and the O tile: 97 KB; a second Q buffer would pass 113 KB by 96 bytes).
+constexpr int fwd90_block_n(int head_dim_tier, bool alt = false, int consumers = 2) {
+  if (consumers == 1) return head_dim_tier <= 64 ? 128 : 64;
   if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 96 : 80;
   return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : 64;
 }
 // Consumer warpgroups: 2; 3 (192-row tiles) at head_dim 64 (the default since session 5's
 // measurement, +5-10%; FLASHATTN_SM90_CONSUMERS=2 keeps two); 1 (64-row tiles, two CTAs an SM)
-// at head_dim 64 for the plain kernel (the launcher's rule, launch.cu). `want`: the launcher's
-// choice; tiers without it run two.
+// at head_dim 64 and 128 for the plain kernel (the launcher's rule, launch.cu). `want`: the
+// launcher's choice; tiers without it run two.
 constexpr int fwd90_consumers(int head_dim_tier, int want) {
-  return head_dim_tier == 64 && (want == 1 || want == 3) ? want : 2;
+  return (want == 3 && head_dim_tier == 64) || (want == 1 && (head_dim_tier == 64 || head_dim_tier == 128)) ? want : 2;
 }
 template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt, kConsumers), 2, kDv, kConsumers>;
 
 // The forward's tile sequence (fwd_kernel.h): tile t -> its query block and its (batch, head
 // pack) index bh < bh_count. Causal: the last query blocks first (they see the most keys: longest

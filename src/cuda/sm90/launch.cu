@@ -149,7 +149,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (128-row tiles: less of the tile above the diagonal and in the last block's padding; session
   // 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score modifiers, dropout) keeps two by
   // default: at 160 registers a consumer it spills, at 240 it does not. One consumer (64-row
-  // tiles, two CTAs an SM; head_dim 64, the plain kernel only): by FLASHATTN_SM90_CONSUMERS=1.
+  // tiles, two CTAs an SM; head_dim 64 and 128, the plain kernel only): by FLASHATTN_SM90_CONSUMERS=1.
   // FLASHATTN_SM90_CONSUMERS=3 / =2 / =1 forces three / two / one (one: the plain kernel only,
   // else two).
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
@@ -166,7 +166,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const int sm_count = sm90::device_sm_count();  // (also the groups below)
   P.sm_count = sm90::persistent_ctas("FLASHATTN_SM90_PERSISTENT", true, sm_count * (P.consumers == 1 ? 2 : 1));
   P.persistent = P.sm_count > 0;
-  const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
+  const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0, P.consumers);
   P.block_m = block_m;
   P.block_n = block_n;
   // GQA packing: with GQA and short queries, the most query heads of a group (a power of two

@@ -34,6 +34,10 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   auto kernel = fwd_kernel<T, C, kExtras, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
+  // Two CTAs an SM (one consumer): the whole carveout as shared memory, so that both fit.
+  if constexpr (C::kCtasPerSm > 1)
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+          "cudaFuncSetAttribute(sm90 fwd_kernel, carveout)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 fwd_kernel");
 }

@@ -93,10 +93,6 @@ TEST(Sm90Layout, DescriptorsReadWhatTmaWrote) {
   // Three consumer warpgroups (192-row Q tiles) at head_dim 64.
   check_tier<64, false, 64, 3>(64);
   check_tier<64, false, 64, 3>(40);
-  // One consumer warpgroup (64-row Q tiles; 64-key blocks at head_dim 128).
-  check_tier<64, false, 64, 1>(64);
-  check_tier<128, false, 128, 1>(128);
-  check_tier<128, false, 128, 1>(104);
 }
 
 // The epilogue's O tile (swizzled_offset) is laid out the way a TMA store reads it: the same
@@ -129,17 +125,6 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_LE((Fwd90ConfigFor<256, true>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<192, false, 128>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<64, false, 64, 3>::kSmemBytes), 232448);
-  // One consumer: two CTAs an SM, each within half of the SM's 228 KB less its 1 KB reserve.
-  using One64 = Fwd90ConfigFor<64, false, 64, 1>;
-  using One128 = Fwd90ConfigFor<128, false, 128, 1>;
-  EXPECT_EQ(One64::kCtasPerSm, 2);
-  EXPECT_LE(2 * (One64::kSmemBytes + 1024), 228 * 1024);
-  EXPECT_LE(2 * (One128::kSmemBytes + 1024), 228 * 1024);
-  EXPECT_EQ(One64::kBlockN, 128);
-  EXPECT_EQ(One128::kBlockN, 64);
-  EXPECT_TRUE(One64::kStoreO && One128::kStoreO);
-  EXPECT_EQ(One64::kQBuffers, 2);
-  EXPECT_EQ(One128::kQBuffers, 1);
 }
 
 

@@ -14,18 +14,13 @@ struct Fwd90Config {
   static constexpr int kDv = kDv_;  // head_dim_v tier (V, O): kD, or 128 with kD = 192
   // Consumer warpgroups of 64 query rows each (2, or 3 where the softmax dominates), and one
   // producer warpgroup. Registers (setmaxnreg): the producer keeps 24, the consumers share the
-  // rest of the 64K register file (240 each for two, 160 for three). One consumer (short
-  // sequences, head_dim 64): two CTAs an SM, each with half the registers (232 for its consumer)
-  // and at most half the shared memory; the hardware interleaves the two CTAs' tiles, so one's
-  // tile start and epilogue run beside the other's GEMMs (no ping-pong inside a CTA).
+  // rest of the 64K register file (240 each for two, 160 for three).
   static constexpr int kConsumers = kConsumers_;
-  static constexpr int kCtasPerSm = kConsumers == 1 ? 2 : 1;
-  static constexpr int kSmemLimit = kCtasPerSm == 2 ? 113 * 1024 : 227 * 1024;
   static constexpr int kBlockM = 64 * kConsumers;
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kProducerRegs = 24, kConsumerRegs = kConsumers == 1 ? 232 : kConsumers == 2 ? 240 : 160;
+  static constexpr int kProducerRegs = 24, kConsumerRegs = kConsumers == 2 ? 240 : 160;
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;
@@ -34,13 +29,13 @@ struct Fwd90Config {
   static constexpr int kBytesO = kPanelsV * kPanelQ;
   // Barriers: Q full/empty per Q buffer (two at most), K/V full/empty per stage; +1024: alignment slack.
   static constexpr int kBarBytes = (4 + 4 * kStages) * 8 + 1024;
-  static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= kSmemLimit;
+  static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= 227 * 1024;
   // Two Q buffers where they fit beside the ring and the O tile (the O tile first; head_dim 64, 96
   // and 128 on their default key blocks, 192/128 on the alternative 64; 1.9 KB to spare at 96 and
   // 128, so one more barrier there would cost them the second buffer): the
   // producer loads the next tile's Q while this one runs (with one, it waits for the tile's last
   // S; at seqlen 512 its load from DRAM then outlasted the tile's end, session 22's trace).
-  static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= kSmemLimit ? 2 : 1;
+  static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= 227 * 1024 ? 2 : 1;
   static constexpr int kOffK = kQBuffers * kBytesQ, kOffV = kOffK + kStages * kBytesK;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
@@ -48,9 +43,9 @@ struct Fwd90Config {
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
   static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
-  static_assert(kSmemBytes <= kSmemLimit, "Hopper's shared memory per block (per SM / kCtasPerSm)");
-  static_assert(kConsumers >= 1 && kConsumers <= 3, "one, two or three consumer warpgroups");
-  static_assert(kCtasPerSm * 128 * (kProducerRegs + kConsumers * kConsumerRegs) <= 65536, "the register file");
+  static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
+  static_assert(kConsumers == 2 || kConsumers == 3, "two or three consumer warpgroups");
+  static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= 65536, "the register file");
 };
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)
@@ -59,22 +54,15 @@ struct Fwd90Config {
 // beat 64 at head_dim 256 by 4-8%, 96 beat 64 at 192 by 11%; 192 and 176 lost to 128 at head_dim
 // 64 and 128). The alternative (FLASHATTN_SM90_BLOCKN=alt, for measurements): 192 / 128 / 176 /
 // 64 / 64.
-// One consumer (two CTAs an SM, 113 KB each): 128 keys at head_dim 64, 64 at 128 (Q, a two-stage
-// ring of 64-key K/V and the O tile: 97 KB; a second Q buffer would pass 113 KB by 96 bytes).
-constexpr int fwd90_block_n(int head_dim_tier, bool alt = false, int consumers = 2) {
-  if (consumers == 1) return head_dim_tier <= 64 ? 128 : 64;
+constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
   if (!alt) return head_dim_tier <= 128 ? 128 : head_dim_tier <= 192 ? 96 : 80;
   return head_dim_tier <= 64 ? 192 : head_dim_tier <= 96 ? 128 : head_dim_tier <= 128 ? 176 : 64;
 }
 // Consumer warpgroups: 2; 3 (192-row tiles) at head_dim 64 (the default since session 5's
-// measurement, +5-10%; FLASHATTN_SM90_CONSUMERS=2 keeps two); 1 (64-row tiles, two CTAs an SM)
-// at head_dim 64 and 128 for the plain kernel (the launcher's rule, launch.cu). `want`: the
-// launcher's choice; tiers without it run two.
-constexpr int fwd90_consumers(int head_dim_tier, int want) {
-  return (want == 3 && head_dim_tier == 64) || (want == 1 && (head_dim_tier == 64 || head_dim_tier == 128)) ? want : 2;
-}
+// measurement, +5-10%; FLASHATTN_SM90_CONSUMERS=2 keeps two).
+constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
 template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt, kConsumers), 2, kDv, kConsumers>;
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
 
 // The forward's tile sequence (fwd_kernel.h): tile t -> its query block and its (batch, head
 // pack) index bh < bh_count. Causal: the last query blocks first (they see the most keys: longest
@@ -140,7 +128,6 @@ struct TileMap90 {
 inline int64_t fwd90_tiles(int64_t seqlen_q, int rows_per_head, int64_t pairs) {
   return (seqlen_q + rows_per_head - 1) / rows_per_head * pairs;
 }
-// (sm_count: the persistent grid's CTAs, the launcher's; with one consumer two an SM.)
 inline int64_t fwd90_grid(int64_t tiles, bool persistent, int sm_count) {
   return persistent && sm_count > 0 && sm_count < tiles ? sm_count : tiles;
 }

@@ -73,10 +73,9 @@ struct FwdParams90 {
   int skip_rescale = 0;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;
-  // Consumer warpgroups: 2, or 3 (192-row tiles) or 1 (64-row tiles, two CTAs an SM) where the
-  // tier has them (config.h fwd90_consumers); 1 and 3 have the default key block only, 1 the
-  // plain kernel only.
-  int consumers = 2;
+  // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers);
+  // their configuration has the default key block only.
+  int three_consumers = 0;
   // Dropout without a score modifier at head_dim 64 / 128 on the plain kernel with dropout (kDrop,
   // fwd90_has_drop_kernel) instead of the kernel with extras; FLASHATTN_SM90_FWD_DROP=0 turns it off.
   int drop_kernel = 1;
@@ -128,7 +127,7 @@ constexpr bool fwd90_has_drop_kernel() {
 }
 
 template <typename T, typename C, bool kExtras, bool kDrop = false>
-__global__ void __launch_bounds__(C::kThreads, C::kCtasPerSm) fwd_kernel(const __grid_constant__ FwdParams90 P) {
+__global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
@@ -506,7 +505,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kCtasPerSm) fwd_kernel(const _
   // threads: its own sync and its predecessor's arrival) and hands over to its successor. The
   // last warpgroup arrives once up front so that warpgroup 0 goes first; after the last tile
   // warpgroup 0 takes the turn handed to it last, so no barrier phase stays open.
-  const bool pingpong = C::kConsumers > 1 && P.pingpong != 0;  // (one consumer: nobody to take turns with)
+  const bool pingpong = P.pingpong != 0;
   auto my_turn = [&] {
     if (pingpong) FA_WAIT(0, named_bar_sync(1 + cw, 256));
   };

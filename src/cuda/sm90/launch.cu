@@ -144,29 +144,22 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (session 5, run 1), and with the snake order also causal: 8k-16k +0.3-3% at head_dim 64-256
   // (run 5; plain striding had lost 8-12% there). FLASHATTN_SM90_PERSISTENT=0 launches a CTA a tile;
   // =N (N > 1): N CTAs (tests and the sanitizer give many tiles to each CTA of a small problem).
+  const int sm_count = sm90::device_sm_count();  // (also the groups below)
+  P.sm_count = sm90::persistent_ctas("FLASHATTN_SM90_PERSISTENT", true, sm_count);
+  P.persistent = P.sm_count > 0;
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
   // 2k-8k, causal or not, for the plain kernel (measured). Causal up to 1024 queries keeps two
   // (128-row tiles: less of the tile above the diagonal and in the last block's padding; session
   // 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score modifiers, dropout) keeps two by
-  // default: at 160 registers a consumer it spills, at 240 it does not. One consumer (64-row
-  // tiles, two CTAs an SM; head_dim 64 and 128, the plain kernel only): by FLASHATTN_SM90_CONSUMERS=1.
-  // FLASHATTN_SM90_CONSUMERS=3 / =2 / =1 forces three / two / one (one: the plain kernel only,
-  // else two).
+  // default: at 160 registers a consumer it spills, at 240 it does not.
+  // FLASHATTN_SM90_CONSUMERS=3 / =2 forces three / two for both.
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
-  const bool plain = sm90::fwd90_plain(P.p);
-  const int want = consumers != nullptr && consumers[0] == '3'             ? 3
-                   : consumers != nullptr && consumers[0] == '2'           ? 2
-                   : consumers != nullptr && consumers[0] == '1'           ? (plain ? 1 : 2)
-                   : plain && !(p.causal && p.max_seqlen_q <= 1024) ? 3
-                                                                            : 2;
-  P.consumers = sm90::fwd90_consumers(kernel.head_dim, want);
-  const int block_m = 64 * P.consumers;
-  if (P.consumers != 2) P.alt = 0;  // one or three consumers: the default key block (launch.h)
-  // Persistent grid: one CTA an SM, two with one consumer (Fwd90Config::kCtasPerSm).
-  const int sm_count = sm90::device_sm_count();  // (also the groups below)
-  P.sm_count = sm90::persistent_ctas("FLASHATTN_SM90_PERSISTENT", true, sm_count * (P.consumers == 1 ? 2 : 1));
-  P.persistent = P.sm_count > 0;
-  const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0, P.consumers);
+  P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
+                      : consumers != nullptr && consumers[0] == '2' ? 0
+                                                                    : int(sm90::fwd90_plain(P.p) && !(p.causal && p.max_seqlen_q <= 1024));
+  const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
+  if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
+  const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
   P.block_m = block_m;
   P.block_n = block_n;
   // GQA packing: with GQA and short queries, the most query heads of a group (a power of two

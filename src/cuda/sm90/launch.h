@@ -34,10 +34,6 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   auto kernel = fwd_kernel<T, C, kExtras, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
-  // Two CTAs an SM (one consumer): the whole carveout as shared memory, so that both fit.
-  if constexpr (C::kCtasPerSm > 1)
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
-          "cudaFuncSetAttribute(sm90 fwd_kernel, carveout)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 fwd_kernel");
 }
@@ -61,16 +57,9 @@ template <typename T, int kD, int kDv = kD>
 void launch_fwd90(const void* params, void* stream) {
   const FwdParams90& P = *static_cast<const FwdParams90*>(params);
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if constexpr (fwd90_consumers(kD, 3) == 3) {
-    if (P.consumers == 3) {
+  if constexpr (fwd90_consumers(kD, true) == 3) {
+    if (P.three_consumers) {
       launch_fwd90_extras<T, Fwd90ConfigFor<kD, false, kDv, 3>>(P, s);
-      return;
-    }
-  }
-  if constexpr (fwd90_consumers(kD, 1) == 1) {
-    if (P.consumers == 1) {
-      if (!fwd90_plain(P.p)) throw CudaError("flashattn: internal error: sm90 forward with one consumer, not plain");
-      launch_fwd90_config<T, Fwd90ConfigFor<kD, false, kDv, 1>, false>(P, s);
       return;
     }
   }

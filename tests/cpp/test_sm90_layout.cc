@@ -111,6 +111,36 @@ TEST(Sm90Layout, EpilogueTileMatchesTmaSwizzle) {
   EXPECT_EQ(Fwd90ConfigFor<128>::kOffO % 1024, 0);
 }
 
+// The forward's mask of a cut key block as a bit per column of a thread (config.h
+// fwd90_visible_bits) against the columns themselves: every key-block width of the tiers (64, 80,
+// 96, 128, 176, 192 keys: 16 to 48 bits), every quad lane, bounds from before to past the block.
+template <int kBlockN>
+void check_visible_bits() {
+  constexpr int kNS = kBlockN / 2;
+  int bad = 0;
+  for (int tq = 0; tq < 4; ++tq)
+    for (int lo = -150; lo < kBlockN + 150; lo += 3)
+      for (int hi = -150; hi < kBlockN + 150; hi += 5) {
+        const auto bits = fwd90_visible_bits<kNS / 2>(lo - 2 * tq, hi - 2 * tq);
+        for (int j = 0; j < kNS; ++j) {
+          const int c = (j / 4) * 8 + 2 * tq + (j % 2);  // accumulator element j's column (one row)
+          const bool want = lo <= c && c < hi;
+          const bool got = (bits >> (2 * (j / 4) + j % 2)) & 1u;
+          bad += want != got;
+        }
+      }
+  EXPECT_EQ(bad, 0) << "key block " << kBlockN;
+}
+
+TEST(Sm90Layout, MaskVisibleBits) {
+  check_visible_bits<64>();
+  check_visible_bits<80>();
+  check_visible_bits<96>();
+  check_visible_bits<128>();
+  check_visible_bits<176>();
+  check_visible_bits<192>();
+}
+
 TEST(Sm90Layout, SharedMemoryFitsHopper) {
   // 227 KB of opt-in shared memory per block on H100/H200.
   EXPECT_LE(Fwd90ConfigFor<64>::kSmemBytes, 232448);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/fast_div.h"
 #include "semantics/config.h"
@@ -63,6 +64,24 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
 constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
 template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
 using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
+
+// The forward's mask of a key block it cuts (fwd_kernel.h softmax): a consumer thread (quad lane
+// tq) holds kBits = kBlockN / 4 columns of each of its rows, its k-th being column
+// 8 (k / 2) + 2 tq + k % 2 of the block. The row's visible keys [2 tq + lo, 2 tq + hi) of the
+// block (lo, hi relative to the block's first key plus 2 tq) as a bit per such column, bit k set
+// iff its column is visible: count(y), how many of the thread's columns lie below 2 tq + y, is
+// 2 (y / 8) + min(y % 8, 2) (two columns per 8), so the visible ones are bits count(lo) ..
+// count(hi) - 1. tests/cpp/test_sm90_layout.cc checks it against the columns themselves.
+template <int kBits>
+FA_HD constexpr std::conditional_t<(kBits > 32), uint64_t, uint32_t> fwd90_visible_bits(int lo, int hi) {
+  using Bits = std::conditional_t<(kBits > 32), uint64_t, uint32_t>;
+  auto count = [](int y) {
+    const int c = y <= 0 ? 0 : 2 * (y / 8) + (y % 8 < 2 ? y % 8 : 2);
+    return c < kBits ? c : kBits;
+  };
+  auto low = [](int n) { return n >= int(sizeof(Bits) * 8) ? ~Bits(0) : (Bits(1) << n) - 1; };
+  return low(count(hi)) & ~low(count(lo));
+}
 
 // The forward's tile sequence (fwd_kernel.h): tile t -> its query block and its (batch, head
 // pack) index bh < bh_count. Causal: the last query blocks first (they see the most keys: longest

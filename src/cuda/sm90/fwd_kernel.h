@@ -17,7 +17,6 @@
 #include <cuda.h>
 
 #include <cmath>
-#include <type_traits>
 
 #include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
@@ -401,17 +400,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // updated; alpha: the factor O must be rescaled by before P_i V_i is added. all_lo, all_hi:
   // the keys every row of the tile sees (Mask::common_key_range, set per tile).
   int all_lo = 0, all_hi = 0;
-  // A thread's kNS / 2 columns of a row, column k (its k-th: 8 (k / 2) + 2 tq + k % 2 of the
-  // block), as bits: count(y) is how many of them lie below 2 tq + y (columns 8 t and 8 t + 1 past
-  // 2 tq, t < kBlockN / 8), so the bits of the keys in [2 tq + lo, 2 tq + hi) are those from
-  // count(lo) to count(hi).
-  using KeepBits = std::conditional_t<(kNS / 2 > 32), uint64_t, uint32_t>;
-  auto keep_bits = [](int lo, int hi) {
-    constexpr int kBits = kNS / 2;
-    auto count = [](int y) { return y <= 0 ? 0 : min(kBits, 2 * (y / 8) + min(y % 8, 2)); };
-    auto low = [](int n) { return n >= int(sizeof(KeepBits) * 8) ? ~KeepBits(0) : (KeepBits(1) << n) - 1; };
-    return low(count(hi)) & ~low(count(lo));
-  };
   auto softmax = [&](int i, float (&s)[kNS], float (&alpha)[2]) {
     const int n0 = (n_hi - 1 - i) * kBlockN;
     // Without extras the scores stay raw dots until the exponent: the max is taken over raw
@@ -437,22 +425,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // test by range with the bounds kept in two registers; through tile_unmasked each step
     // loaded a parameter and compared in 64 bits: +1-3% at head_dim 64 without, even at 128,
     // session 26); there each of this thread's two rows keeps its visible keys (key_range of
-    // one row), two 32-bit compares an element.
-    // The row's visible keys become a bit per column of this thread (keep_bits), tested one bit an
-    // element (two compares an element before: session 32's ncu had the d64 512 causal forward at
-    // 27% more instructions than cuDNN's).
+    // one row) as a bit per column (config.h fwd90_visible_bits), one bit test an element (two
+    // compares an element before: +3.6% at head_dim 64 causal 512, session 32).
     if (n0 < all_lo || n0 + kBlockN > all_hi) {
-      KeepBits keep_cols[2];
+      using Bits = decltype(fwd90_visible_bits<kNS / 2>(0, 0));
+      Bits visible[2];
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         const int i = q_of(hf);
         int lo, hi;
         mask.key_range(i, i + 1, &lo, &hi);
-        keep_cols[hf] = keep_bits(lo - n0 - 2 * tq, hi - n0 - 2 * tq);
+        visible[hf] = fwd90_visible_bits<kNS / 2>(lo - n0 - 2 * tq, hi - n0 - 2 * tq);
       }
 #pragma unroll
       for (int j = 0; j < kNS; ++j)
-        if (!((keep_cols[(j % 4) / 2] >> (2 * (j / 4) + j % 2)) & 1u)) s[j] = -INFINITY;
+        if (!((visible[(j % 4) / 2] >> (2 * (j / 4) + j % 2)) & 1u)) s[j] = -INFINITY;
     }
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {

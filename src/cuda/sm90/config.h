@@ -75,10 +75,8 @@ using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsume
 template <int kBits>
 FA_HD constexpr std::conditional_t<(kBits > 32), uint64_t, uint32_t> fwd90_visible_bits(int lo, int hi) {
   using Bits = std::conditional_t<(kBits > 32), uint64_t, uint32_t>;
-  auto count = [](int y) {
-    const int c = y <= 0 ? 0 : 2 * (y / 8) + (y % 8 < 2 ? y % 8 : 2);
-    return c < kBits ? c : kBits;
-  };
+  auto min_ = [](int a, int b) { return a < b ? a : b; };
+  auto count = [&](int y) { return y <= 0 ? 0 : min_(kBits, 2 * (y / 8) + min_(y % 8, 2)); };
   auto low = [](int n) { return n >= int(sizeof(Bits) * 8) ? ~Bits(0) : (Bits(1) << n) - 1; };
   return low(count(hi)) & ~low(count(lo));
 }

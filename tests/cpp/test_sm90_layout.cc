@@ -155,6 +155,29 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_LE((Fwd90ConfigFor<256, true>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<192, false, 128>::kSmemBytes), 232448);
   EXPECT_LE((Fwd90ConfigFor<64, false, 64, 3>::kSmemBytes), 232448);
+  // The tile records' ring (static shared memory) beside the dynamic bytes, and the second Q buffer
+  // kept where it was (head_dim 64-128 on their default key blocks, 192/128 on 64 keys).
+  constexpr int kRing = Fwd90ConfigFor<128>::kTileInfos * int(sizeof(TileInfo90));
+  EXPECT_EQ(kRing, 256);
+  EXPECT_LE(Fwd90ConfigFor<128>::kSmemBytes + kRing, 232448);
+  EXPECT_LE((Fwd90ConfigFor<64, false, 64, 3>::kSmemBytes + kRing), 232448);
+  EXPECT_EQ(Fwd90ConfigFor<64>::kQBuffers, 2);
+  EXPECT_EQ(Fwd90ConfigFor<96>::kQBuffers, 2);
+  EXPECT_EQ(Fwd90ConfigFor<128>::kQBuffers, 2);
+  EXPECT_EQ((Fwd90ConfigFor<64, false, 64, 3>::kQBuffers), 2);
+  EXPECT_EQ((Fwd90ConfigFor<192, true, 128>::kQBuffers), 2);
+}
+
+// Consumer warpgroups with a query row in a tile (config.h fwd90_live_consumers): 64 rows each
+// from the first; all of them where skipping is off (packed tiles, FLASHATTN_SM90_SKIP_IDLE=0).
+TEST(Sm90Layout, LiveConsumers) {
+  for (int k : {2, 3})
+    for (int rows = 1; rows <= 64 * k; ++rows) {
+      const int live = fwd90_live_consumers(k, rows, true);
+      EXPECT_GE(live * 64, rows) << k << " " << rows;      // every row has its warpgroup
+      EXPECT_LT((live - 1) * 64, rows) << k << " " << rows;  // and every live one a row
+      EXPECT_EQ(fwd90_live_consumers(k, rows, false), k);
+    }
 }
 
 

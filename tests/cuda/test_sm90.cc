@@ -153,26 +153,26 @@ TEST(Sm90, VariantSkipRescale) {
 
 // Every measured default turned off: one CTA a tile, two consumers, direct 4-byte stores, no
 // packing, dropout on the kernel with extras, one Q buffer, no stream-K tail, the tiers' default
-// key blocks.
+// key blocks, idle warpgroups computing padding rows.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
                                   {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"},
                                   {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"},
                                   {"FLASHATTN_SM90_Q_PREFETCH", "0"}, {"FLASHATTN_SM90_STREAMK", "0"},
-                                  {"FLASHATTN_SM90_BLOCKN", "default"}}));
+                                  {"FLASHATTN_SM90_BLOCKN", "default"}, {"FLASHATTN_SM90_SKIP_IDLE", "0"}}));
 }
 
 // Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob
-// `env` at 0 and at 1, for each (head_dim, varlen) case (GQA, odd lengths; causal at 256 and 128;
-// varlen: batch 3 with a one-row and a five-key sequence).
-void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, bool>> cases) {
+// `env` at 0 and at 1, for each (head_dim, varlen) case (GQA, odd lengths, seqlen_q query rows;
+// causal at 256 and 128; varlen: batch 3 with a one-row and a five-key sequence).
+void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, bool>> cases, int seqlen_q = 333) {
   int ran = 0;
   for (auto [d, varlen] : cases) {
     Spec s;
     s.dtype = d == 192 || d == 96 ? DType::Float16 : DType::BFloat16;
     s.head_dim = d;
-    s.seqlen_q = 333;
+    s.seqlen_q = seqlen_q;
     s.seqlen_k = 517;
     s.heads = 4;
     s.heads_kv = 2;
@@ -181,7 +181,7 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
     s.seed = uint64_t(4000 + d);
     if (varlen) {
       s.batch = 3;
-      s.lens_q = {1, 333, 100};
+      s.lens_q = {1, seqlen_q, 100};
       s.lens_k = {517, 5, 300};
     }
     if (!tier_in_build(s, false)) continue;
@@ -214,6 +214,20 @@ TEST(Sm90, OutVec16SameBytes) {
 TEST(Sm90, OutStsmSameBytes) {
   REQUIRE_SM90();
   expect_same_bytes("FLASHATTN_SM90_OUT_STSM", {{64, false}, {96, false}, {120, false}, {128, false}});
+}
+
+// Consumer warpgroups without a query row in a tile skip it (the default) against computing its
+// padding rows (FLASHATTN_SM90_SKIP_IDLE=0): 320 query rows (head_dim 64, three consumers: the
+// second 192-row tile has 128 rows, one warpgroup idle; 128 and 256, two: the third 128-row tile
+// has 64), 200 (head_dim 64: 8 rows, two idle), varlen (a one-row sequence; 100 rows), and on a
+// grid of three persistent CTAs (the K/V ring's phases turning over, the producer's arrivals for
+// the idle ones among them). StreamKTail has idle warpgroups in pieces (500 rows, three consumers).
+TEST(Sm90, SkipIdleSameBytes) {
+  REQUIRE_SM90();
+  const char* env = "FLASHATTN_SM90_SKIP_IDLE";
+  expect_same_bytes(env, {{64, false}, {128, false}, {256, false}, {64, true}, {128, true}}, 320);
+  expect_same_bytes(env, {{64, false}, {64, true}}, 200);
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] { expect_same_bytes(env, {{64, false}, {256, false}}, 320); });
 }
 
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a

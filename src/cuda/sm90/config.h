@@ -30,24 +30,57 @@ struct Fwd90Config {
   static constexpr int kBytesO = kPanelsV * kPanelQ;
   // Barriers: Q full/empty per Q buffer (two at most), K/V full/empty per stage; +1024: alignment slack.
   static constexpr int kBarBytes = (4 + 4 * kStages) * 8 + 1024;
-  static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= 227 * 1024;
+  // The ring of tile records (TileInfo90 below) is a static __shared__ array: the dynamic shared
+  // memory has Hopper's 227 KB a block less its bytes.
+  static constexpr int kTileInfos = 4;
+  static constexpr int kBudget = 227 * 1024 - kTileInfos * 64;
+  static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= kBudget;
   // Two Q buffers where they fit beside the ring and the O tile (the O tile first; head_dim 64, 96
   // and 128 on their default key blocks, 192/128 on the alternative 64; 1.9 KB to spare at 96 and
   // 128, so one more barrier there would cost them the second buffer): the
   // producer loads the next tile's Q while this one runs (with one, it waits for the tile's last
   // S; at seqlen 512 its load from DRAM then outlasted the tile's end, session 22's trace).
-  static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= 227 * 1024 ? 2 : 1;
+  static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= kBudget ? 2 : 1;
   static constexpr int kOffK = kQBuffers * kBytesQ, kOffV = kOffK + kStages * kBytesK;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
   static constexpr int kSmemBytes = kOffBar + kBarBytes;
+  // The records' ring: record j (the CTA's j-th work item) is written once the consumers have
+  // released Q buffer (j - kQBuffers) % kQBuffers, after their last read of record j - kQBuffers - 1
+  // (fwd_kernel.h): slot j % kTileInfos must not be that record's or a later one's.
+  static_assert(kTileInfos > kQBuffers + 1, "the tile records' ring");
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
   static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
-  static_assert(kSmemBytes <= 227 * 1024, "Hopper's shared memory per block");
+  static_assert(kSmemBytes <= kBudget, "Hopper's shared memory per block");
   static_assert(kConsumers == 2 || kConsumers == 3, "two or three consumer warpgroups");
   static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= 65536, "the register file");
 };
+
+// A work item of the forward (a tile, or a stream-K piece of one) as the producer decodes it once
+// (the tile map, the sequence's bounds, the mask's key ranges) and the consumer warpgroups read it
+// from a ring in shared memory (fwd_kernel.h): 64 bytes. Decoding it in every consumer warp cost
+// ~260 instructions a tile a warp (session 32: d64 512 causal), ~7% of the kernel's instructions.
+struct TileInfo90 {
+  int b, h;          // batch entry, first query head of the tile
+  int m0, rows;      // query rows m0 .. m0 + rows - 1 of each head (of its sequence)
+  int n_hi, n_count; // key blocks n_hi - n_count .. n_hi - 1 (a piece's steps only); -1: the end of the walk
+  int role;          // StreamKPiece's role
+  int qb;            // Q's and O's batch coordinate in the tensor maps (0 for varlen)
+  int all_lo, all_hi;  // keys every row of the tile sees (Mask::common_key_range)
+  int q_row;         // the tile's first row in the tensor maps (sequence start + m0)
+  int seqlen_q, seqlen_k;
+  int pad_;
+  int64_t row_begin_q;  // the sequence's first row (varlen)
+};
+static_assert(sizeof(TileInfo90) == 64, "TileInfo90: 64 bytes");
+
+// Consumer warpgroups with a query row in a tile of `rows` rows a head (64 rows each, from the
+// first): the others skip its key blocks (fwd_kernel.h; the producer arrives on each K/V stage for
+// them). Only unpacked tiles (a packed tile's rows are pack heads' rows each).
+FA_HD constexpr int fwd90_live_consumers(int consumers, int rows, bool skip) {
+  return skip && (rows + 63) / 64 < consumers ? (rows + 63) / 64 : consumers;
+}
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)
 // must fit its 240 registers, and Q plus two K/V stages the 227 KB of shared memory.

@@ -82,6 +82,10 @@ struct FwdParams90 {
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
   int q_buffers = 2;
+  // Consumer warpgroups without a query row in a tile skip its key blocks (config.h
+  // fwd90_live_consumers; a 192-row tile at 512 queries has 128 rows, a third of its GEMM work was
+  // padding). FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
+  int skip_idle = 1;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
   int block_m = 0, block_n = 0;
@@ -146,12 +150,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint64_t* k_empty = v_full + kStages;
   uint64_t* v_empty = k_empty + kStages;
 
-  // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x in a
-  // snake (config.h StreamK::round_tile; 16k causal with plain striding: CTA 0 had 14% more
-  // work than the last), then the pieces of a stream-K tail where the launcher planned one
-  // (FwdParams90::split). The launcher's grid is min(tiles, SMs) with FwdParams90::persistent,
-  // else one CTA a tile and one round. The order of the tiles: config.h TileMap90. Every
-  // warpgroup walks the same sequence, so producer and consumers agree on each tile.
 #ifdef FLASHATTN_SM90_TRACE
   const long long trace_t0 = clock64();
   auto trace = [&](int role, int tile, int ev, uint32_t v = 0xffffffffu) {
@@ -176,60 +174,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int heads_t = p.num_heads / pack;       // head packs per batch entry
   const int64_t bh_count = int64_t(p.batch) * heads_t;
   const int64_t num_tiles = bh_count * p.num_m_blocks;
-  int b = 0, h = 0, hk = 0, m0 = 0, rows = 0, n_hi = 0, n_count = 0, qb = 0, kb = 0, q_row = 0, k_row0 = 0;
-  SeqInfo seq;
-  semantics::Mask mask;
-  int role = StreamKPiece::kWhole;  // the tile's role (a piece of the stream-K tail, P.sk.plan)
-  // Loads tile t into the variables above; false when its query block is past its sequence.
-  auto load_tile = [&](int64_t t) {
-    const Tile90 tile = P.tiles(t);
-    const int m_block = tile.m_block;
-    b = int(P.heads_div.div(uint32_t(tile.bh)));
-    h = (tile.bh - b * heads_t) * pack;  // the tile's first query head
-    seq = SeqInfo(p, b);
-    m0 = m_block * rows_per_head;  // rows: the query rows m0 .. m0 + rows - 1 (of each head)
-    if (m0 >= seq.seqlen_q) return false;
-    rows = min(rows_per_head, seq.seqlen_q - m0);
-    hk = h / p.group;
-    mask = semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
-    int key_lo, key_hi;
-    mask.key_range(m0, m0 + rows, &key_lo, &key_hi);
-    const int n_lo = key_lo / kBlockN;
-    n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
-    n_count = n_hi - n_lo;
-    // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
-    qb = p.cu_seqlens_q != nullptr ? 0 : b;
-    kb = p.cu_seqlens_k != nullptr ? 0 : b;
-    q_row = int(seq.row_begin_q) + m0;
-    k_row0 = int(seq.row_begin_k);
-    return true;
-  };
-  // The next work item at cursor *c into the variables above: whole tiles while *c is below
-  // P.sk.plan.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this CTA's
-  // pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only, as n_hi
-  // and n_count); false when none is left. Producer and consumers walk the same items, each with
-  // a cursor of its own (one register: kept across the main loop).
-  auto next_item = [&](int* c) {
-    for (;;) {
-      StreamKPiece pc;
-      // (blockIdx.x through a volatile read: what derives from it is not held in registers
-      // across the tile loop; with blockIdx.x the head_dim-64 three-consumer kernels, the 176-key
-      // tier and the 256 extras kernel spill 36-432 B, tools/sass_report.py.)
-      if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
-      if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
-      role = pc.role;
-      if (pc.role != StreamKPiece::kWhole) {
-        n_hi -= pc.i_lo;
-        n_count = pc.i_hi - pc.i_lo;
-      }
-      return true;
-    }
-  };
+  // Consumer warpgroups with a query row in a tile of `rows` rows (the others skip it; config.h).
+  auto live_consumers = [&](int rows) { return fwd90_live_consumers(C::kConsumers, rows, P.skip_idle != 0 && pack == 1); };
+  // The work items' records (config.h TileInfo90): the producer decodes each item once and writes
+  // its record to slot j % kTileInfos (j: the CTA's j-th item) before the item's Q load completes
+  // q_full; the consumers read it after their wait on q_full. Slot reuse: record j is written after
+  // the wait for Q buffer j % q_bufs's release by item j - q_bufs, which every consumer thread gives
+  // (an arrival each) after its last read of records up to j - q_bufs - 1 (the epilogue's fields are
+  // copied out in finish()), so slot j % kTileInfos is free with kTileInfos > q_bufs + 1. (A
+  // static array: its fields' addresses are constants, where a pointer into the dynamic shared
+  // memory took registers in the consumers' loop, session 33.)
+  __shared__ TileInfo90 infos[C::kTileInfos];
 
   if (threadIdx.x == 0) {
     for (int j = 0; j < 2; ++j) {
       mbar_init(q_full + j, 1);
-      mbar_init(q_empty + j, C::kConsumers);  // one arrival per consumer warpgroup
+      mbar_init(q_empty + j, 128 * C::kConsumers);  // every consumer thread (compute-sanitizer's racecheck follows each thread's own arrival)
     }
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
@@ -243,41 +203,109 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   // Q buffers: a CTA's j-th tile takes buffer j % q_bufs.
   const int q_bufs = C::kQBuffers == 2 && P.q_buffers == 2 ? 2 : 1;
-  const int wg = threadIdx.x / 128;
+  // The warpgroup, broadcast from lane 0: warp-uniform to the compiler (from threadIdx.x it is not,
+  // and what derives from it, the ping-pong turns and the ring counters, left the uniform datapath:
+  // +26 instructions a key block, session 34).
+  const int wg = __shfl_sync(~0u, int(threadIdx.x) / 128, 0);
   if (wg == 0) {
     // ---------------- producer ----------------
 #ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
     regs_dealloc<C::kProducerRegs>();
 #endif
     if (threadIdx.x == 0) {
+      // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x in a
+      // snake (config.h StreamK::round_tile; 16k causal with plain striding: CTA 0 had 14% more
+      // work than the last), then the pieces of a stream-K tail where the launcher planned one
+      // (FwdParams90::sk). The launcher's grid is min(tiles, SMs) with FwdParams90::persistent,
+      // else one CTA a tile and one round. The order of the tiles: config.h TileMap90.
+      TileInfo90 cur{};
+      int hk = 0, kb = 0, k_row0 = 0;  // the K/V coordinates of the item in cur
+      // Decodes tile t into cur; false when its query block is past its sequence.
+      auto load_tile = [&](int64_t t) {
+        const Tile90 tile = P.tiles(t);
+        cur.b = int(P.heads_div.div(uint32_t(tile.bh)));
+        cur.h = (tile.bh - cur.b * heads_t) * pack;  // the tile's first query head
+        const SeqInfo seq(p, cur.b);
+        cur.m0 = tile.m_block * rows_per_head;  // rows: the query rows m0 .. m0 + rows - 1 (of each head)
+        if (cur.m0 >= seq.seqlen_q) return false;
+        cur.rows = min(rows_per_head, seq.seqlen_q - cur.m0);
+        hk = cur.h / p.group;
+        const semantics::Mask mask =
+            semantics::make_mask(seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right, p.causal);
+        int key_lo, key_hi;
+        mask.key_range(cur.m0, cur.m0 + cur.rows, &key_lo, &key_hi);
+        const int n_lo = key_lo / kBlockN;
+        cur.n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
+        cur.n_count = cur.n_hi - n_lo;
+        mask.common_key_range(cur.m0, cur.m0 + cur.rows, &cur.all_lo, &cur.all_hi);
+        // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
+        cur.qb = p.cu_seqlens_q != nullptr ? 0 : cur.b;
+        kb = p.cu_seqlens_k != nullptr ? 0 : cur.b;
+        cur.q_row = int(seq.row_begin_q) + cur.m0;
+        k_row0 = int(seq.row_begin_k);
+        cur.seqlen_q = seq.seqlen_q;
+        cur.seqlen_k = seq.seqlen_k;
+        cur.row_begin_q = seq.row_begin_q;
+        return true;
+      };
+      // The next work item at cursor *c into cur: whole tiles while *c is below
+      // P.sk.plan.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this
+      // CTA's pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only,
+      // as n_hi and n_count); false when none is left.
+      auto next_item = [&](int* c) {
+        for (;;) {
+          StreamKPiece pc;
+          // (blockIdx.x through a volatile read: what derives from it is not held in registers
+          // across the tile loop; session 27's spills.)
+          if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
+          if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
+          cur.role = pc.role;
+          if (pc.role != StreamKPiece::kWhole) {
+            cur.n_hi -= pc.i_lo;
+            cur.n_count = pc.i_hi - pc.i_lo;
+          }
+          return true;
+        }
+      };
       prefetch_tensor_map(&P.tma_q);
       prefetch_tensor_map(&P.tma_k);
       prefetch_tensor_map(&P.tma_v);
-      // it: key blocks loaded so far over all tiles (ring stage it % kStages); q_loads: Q loads
-      // (the CTA's tiles so far). The Q of tile j + 1 is issued with tile j's first key block
-      // where there are two Q buffers (its buffer was freed by tile j - 1's last S), else after
-      // tile j's last (whose S frees the one buffer).
+      // it: key blocks loaded so far over all tiles (ring stage it % kStages); q_loads: records
+      // published (the CTA's items so far). Item j + 1's record and Q are issued with item j's
+      // first key block where there are two Q buffers (its buffer was freed by item j - 1's last
+      // S), else after item j's last (whose S frees the one buffer). After the last item a record
+      // with n_count -1 and an arrival without a load end the consumers' walk.
       int it = 0, q_loads = 0, tile_no = 0;
-      auto issue_q = [&] {  // the tile in the variables
+      auto publish = [&](bool have) {  // the item in cur, or the end
         const int qs = q_loads % q_bufs;
         FA_TRACE(0, q_loads, 0);
-        FA_TRACE(0, q_loads, 5, uint32_t(n_count));
+        FA_TRACE(0, q_loads, 5, uint32_t(cur.n_count));
         if (q_loads >= q_bufs) mbar_wait_idle(q_empty + qs, (q_loads / q_bufs - 1) & 1);
         FA_TRACE(0, q_loads, 1);
-        mbar_arrive_expect_tx(q_full + qs, C::kBytesQ);
+        if (!have) cur.n_count = -1;
+        infos[q_loads % C::kTileInfos] = cur;
+        if (have) {
+          mbar_arrive_expect_tx(q_full + qs, C::kBytesQ);
 #pragma unroll
-        for (int pn = 0; pn < C::kPanels; ++pn)
-          tma_load_4d(smem + qs * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + qs, pn * 64, q_row, h, qb);
+          for (int pn = 0; pn < C::kPanels; ++pn)
+            tma_load_4d(smem + qs * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + qs, pn * 64, cur.q_row, cur.h,
+                        cur.qb);
+        } else {
+          mbar_arrive(q_full + qs);
+        }
         ++q_loads;
       };
       int cursor = 0;
       bool have = next_item(&cursor);
-      if (have) issue_q();
+      publish(have);
       while (have) {
-        const int c_hi = n_hi, c_count = n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
+        const int c_hi = cur.n_hi, c_count = cur.n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
+        const int c_idle = C::kConsumers - live_consumers(cur.rows);  // warpgroups skipping the item
         const bool next = next_item(&cursor);
         const int q_at = q_bufs == 2 ? 0 : c_count - 1;
-        // Key blocks from the last to the first: the masked diagonal block comes first.
+        // Key blocks from the last to the first: the masked diagonal block comes first. The idle
+        // warpgroups' arrivals on each stage's empty barriers come right after the wait for its
+        // previous phase (so they count in this one).
         for (int i = 0; i < c_count; ++i, ++it) {
           const int n = c_hi - 1 - i;
           const int st = it % kStages;
@@ -285,20 +313,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
           unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
           if (it >= kStages) mbar_wait_idle(k_empty + st, phase ^ 1);
+          if (c_idle > 0) mbar_arrive(k_empty + st, uint32_t(c_idle));
           mbar_arrive_expect_tx(k_full + st, C::kBytesK);
 #pragma unroll
           for (int pn = 0; pn < C::kPanels; ++pn)
             tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
+          if (c_idle > 0) mbar_arrive(v_empty + st, uint32_t(c_idle));
           mbar_arrive_expect_tx(v_full + st, C::kBytesV);
 #pragma unroll
           for (int pn = 0; pn < C::kPanelsV; ++pn)
             tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
-          if (next && i == q_at) issue_q();
+          if (i == q_at) publish(next);
         }
-        if (next && c_count == 0) issue_q();
+        if (c_count == 0) publish(next);
         have = next;
         ++tile_no;
       }
@@ -314,6 +344,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;
   const int row0 = cw * 64 + warp * 16 + gr;  // this thread's tile rows: row0 and row0 + 8
+  // The current item (its record: slot info_slot): what the key blocks use, in registers; the
+  // rest is read from the record where used.
+  int m0 = 0, n_hi = 0, n_count = 0, role = StreamKPiece::kWhole, info_slot = 0;
+  semantics::Mask mask;
   // This thread's tile row row0 + 8 hf: its query row past the tile's first (m0) and its head past
   // the tile's first (h); q_of: the query row of the current tile (computed where needed: kept
   // across the main loop they would cost registers).
@@ -369,10 +403,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // K_i has been read (S_i complete); after the tile's last S, Q too: its buffer may take a later
   // tile's Q (the next one's with one buffer, while this one's last P V and epilogue run).
   auto release_k = [&](int i) {
-    if (tid == 0) {
-      mbar_arrive(k_empty + stage_of(i));
-      if (i == n_count - 1) mbar_arrive(q_empty + q_slot);
-    }
+    if (tid == 0) mbar_arrive(k_empty + stage_of(i));
+    if (i == n_count - 1) mbar_arrive(q_empty + q_slot);  // every thread (q_empty counts 128 a warpgroup)
   };
   auto release_v = [&](int i) {
     if (tid == 0) mbar_arrive(v_empty + stage_of(i));
@@ -504,13 +536,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // tile each), in the order 0, 1, (2,) 0, ...: warpgroup cw waits on named barrier 1 + cw (256
   // threads: its own sync and its predecessor's arrival) and hands over to its successor. The
   // last warpgroup arrives once up front so that warpgroup 0 goes first; after the last tile
-  // warpgroup 0 takes the turn handed to it last, so no barrier phase stays open.
+  // warpgroup 0 takes the turn handed to it last, so no barrier phase stays open. A tile's turns
+  // go round its live warpgroups only (live_consumers: the idle ones take none), the last live one
+  // handing over to warpgroup 0, so every tile still ends with warpgroup 0's turn pending; with one
+  // live warpgroup there are no turns (tools/pingpong_model.py checks the rule: no deadlock, never
+  // two arrivals pending at a barrier).
   const bool pingpong = P.pingpong != 0;
+  bool turns = pingpong;
+  int next_cw = 0;  // the warpgroup this one hands over to in the current tile
   auto my_turn = [&] {
-    if (pingpong) FA_WAIT(0, named_bar_sync(1 + cw, 256));
+    if (turns) FA_WAIT(0, named_bar_sync(1 + cw, 256));
   };
   auto hand_over = [&] {
-    if (pingpong) named_bar_arrive(1 + (cw + 1) % C::kConsumers, 256);
+    if (turns) named_bar_arrive(1 + next_cw, 256);
   };
   if (pingpong && cw == C::kConsumers - 1) named_bar_arrive(1, 256);
 
@@ -531,8 +569,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   uint32_t o_out[kDv / 8][2];  // column pair 8 ct + 2 tq of row hf, packed
   auto finish = [&] {
     const float keep_scale = kDropout && p.dropout.enabled() ? p.dropout.keep_scale : 1.0f;
-    fin.b = b, fin.h = h, fin.m0 = m0, fin.rows = rows, fin.q_row = q_row, fin.qb = qb;
-    fin.row_begin_q = seq.row_begin_q;
+    const TileInfo90& r = infos[info_slot];
+    fin.b = r.b, fin.h = r.h, fin.m0 = m0, fin.rows = r.rows, fin.q_row = r.q_row, fin.qb = r.qb;
+    fin.row_begin_q = r.row_begin_q;
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
       const float total = prim::quad_sum(row_sum[hf]);
@@ -682,23 +721,42 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
   int tiles = 0;
   bool pending = false;  // kDeferOut: the last tile's write_out still to do
-  int cursor = 0;
-  while (next_item(&cursor)) {
-    if constexpr (kExtras) {
-      mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
-      mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+  for (;; ++tiles) {
+    // The item's record, once its Q has landed (or the end of the walk).
+    q_slot = q_bufs == 2 ? tiles & 1 : 0;
+    sQ = sQ0 + uint32_t(q_slot * C::kBytesQ);
+    mbar_wait(q_full + q_slot, uint32_t(q_bufs == 2 ? tiles >> 1 : tiles) & 1u);
+    info_slot = tiles % C::kTileInfos;
+    const TileInfo90& r = infos[info_slot];
+    n_count = r.n_count;
+    if (n_count < 0) break;
+    n_hi = r.n_hi;
+    m0 = r.m0;
+    role = r.role;
+    all_lo = r.all_lo;
+    all_hi = r.all_hi;
+    mask = semantics::make_mask(r.seqlen_q, r.seqlen_k, p.window_left, p.window_right, p.causal);
+    // An idle warpgroup (no query row in the tile) takes none of its key blocks: the producer
+    // arrived on their stages for it; it releases Q and writes nothing.
+    const int live = live_consumers(r.rows);
+    const bool idle = cw >= live;
+    turns = pingpong && live > 1;
+    next_cw = cw + 1 < live ? cw + 1 : 0;
+    if (idle) {
+      it0 += n_count;
+      n_count = 0;
     }
-    bh_dropout = uint64_t(b) * p.num_heads + h;  // (dropout: pack is 1)
-    mask.common_key_range(m0, m0 + rows, &all_lo, &all_hi);
+    if constexpr (kExtras) {
+      mod.alibi_slope = p.alibi != nullptr ? p.alibi[r.b * p.alibi_batch_stride + r.h] : 0.0f;
+      mod.diag_offset = int64_t(r.seqlen_k) - r.seqlen_q;
+    }
+    bh_dropout = uint64_t(r.b) * p.num_heads + r.h;  // (dropout: pack is 1)
     if (!kDeferOut) zero_o();
     row_max[0] = row_max[1] = -INFINITY;
     row_sum[0] = row_sum[1] = 0.0f;
     [[maybe_unused]] const int tile_no = tiles;  // (the trace's index)
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 0);
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 5, uint32_t(n_count));
-    q_slot = q_bufs == 2 ? tiles & 1 : 0;
-    sQ = sQ0 + uint32_t(q_slot * C::kBytesQ);
-    mbar_wait(q_full + q_slot, uint32_t(q_bufs == 2 ? tiles >> 1 : tiles) & 1u);
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 1);
 
     if (n_count > 0) {
@@ -745,11 +803,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
       release_v(n_count - 1);
     }
-    if (n_count == 0 && tid == 0) mbar_arrive(q_empty + q_slot);  // (else release_k did)
-    ++tiles;
+    if (n_count == 0) mbar_arrive(q_empty + q_slot);  // every thread (else release_k did)
     it0 += n_count;
-    if (role == StreamKPiece::kPartial) {  // the tile's rest is another CTA's: no O here
-      save_partial();
+    // No O here: an idle warpgroup's rows are none, a partial piece's rest is another CTA's.
+    if (idle || role == StreamKPiece::kPartial) {
+      if (!idle) save_partial();
       if constexpr (kDeferOut) {
         // Nothing pending (write_out ran at S_0), but the compiler cannot know: without these
         // definitions the last tile's o_out and fin stay live through the main loop (spills).

@@ -125,13 +125,18 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // The key block: the tier's default (config.h fwd90_block_n) or its alternative, where that
   // measured faster: 176 keys at head_dim 128 for the plain kernel without a causal mask or window
   // from 8192 keys on (session 27, with the stream-K tail below, 3 rounds, TFLOP/s 176 / 128
-  // keys: 8k 706 / 695, 16k 707 / 698; 4k 672 / 678, and -2 to -8% below 4k in sessions 25-26).
+  // keys: 8k 706 / 695, 16k 707 / 698; 4k 672 / 678, and -2 to -8% below 4k in sessions 25-26);
+  // 64 keys at head_dim 256 for the causal plain kernel up to 1024 queries (session 35, H100, 3
+  // rounds, TFLOP/s 64 / 80 keys: causal 512 278 / 271, 1k 435 / 429; 2k 553 / 559, 4k 618 / 649,
+  // non-causal 1k 601 / 643: at short causal tiles less of a masked diagonal block is wasted work).
   // FLASHATTN_SM90_BLOCKN=alt / =default forces either; FLASHATTN_SM90_PINGPONG=0: no ping-pong
   // between the consumers (comparisons).
   const char* alt = std::getenv("FLASHATTN_SM90_BLOCKN");
+  const bool plain = sm90::fwd90_plain(P.p);
   P.alt = alt != nullptr ? alt[0] == 'a'
-                         : kernel.head_dim == 128 && sm90::fwd90_plain(P.p) && !p.causal && !p.varlen &&
-                               P.p.window_left < 0 && P.p.window_right < 0 && p.max_seqlen_k >= 8192;
+                         : (kernel.head_dim == 128 && plain && !p.causal && !p.varlen && P.p.window_left < 0 &&
+                            P.p.window_right < 0 && p.max_seqlen_k >= 8192) ||
+                               (kernel.head_dim == 256 && plain && p.causal && p.max_seqlen_q <= 1024);
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
   P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", false);  // (no gain measured: session 13)

@@ -1,8 +1,9 @@
 // Forward kernel of the sm90 path (Hopper, sm_90a): TMA brings each tile's Q once and K/V tiles
 // into a kStages-deep shared-memory ring completing on mbarriers; wgmma computes S = Q K^T (both
 // operands from shared memory) and O += P V (P from registers, V read N-major). Warp
-// specialization: warpgroup 0 is the producer (one thread issues every TMA copy, the group gives
-// its registers up with setmaxnreg), the other 2 (or 3) warpgroups consume 64 query rows each.
+// specialization: warpgroup 0 is the producer (one thread decodes each tile into a record in shared
+// memory and issues every TMA copy, the group gives its registers up with setmaxnreg), the other 2
+// (or 3) warpgroups consume 64 query rows each.
 // The softmax, mask, score modifiers and dropout are the ones of src/semantics, applied exactly
 // as the sm80 kernel applies them (scores in log2 units, exp2, the same finalize).
 //
@@ -38,7 +39,7 @@ namespace flashattn::cuda::sm90 {
 // warpgroup's thread 0 (role 1 + warpgroup) into FwdParams90::trace; the launcher prints them
 // after the kernel (launch.cu), one line a tile: "T cta role tile e0 e1 e2 e3 e4 n_count e6 e7".
 // Producer: before Q's slot wait, Q issued, the tile's first K and V issued, its last issued.
-// Consumer: tile start, Q landed, S_0 landed, the last P V landed, epilogue done, n_count, and
+// Consumer: tile start and Q landed (both at q_full: the tile's record is read there), S_0 landed, the last P V landed, epilogue done, n_count, and
 // inside the epilogue: finish() done, O written (thread 0 past write_out's stores and barriers);
 // then the tile's cycles summed over its waits: for the ping-pong turn, for K and V to land, and
 // for its own wgmma groups (wgmma_wait).

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# bench/gpu/device_call.sh: one device call that builds, tests and measures, within a time budget,
+# its logs tarred into $OUT/r.tgz after every stage (a call cut off at its limit still returns
+# what it has; the device returns at most 8 files). Run from the repository root on the GPU
+# machine (carry .deps/googletest: the GPU image has no GoogleTest; and BASE's folder if used).
+#
+# Environment (all optional):
+#   BUDGET     seconds this script may take (default 540); the table runs only if 200 are left
+#   TIERS      head_dim tiers to build (default "64;96;128;192;256")
+#   TESTS      ctest -R regex (default the sm90 forward's: "Sm90Layout|Sm90\.|Sm90Grid|CudaVarlen|CudaShapes";
+#              empty: no tests, and no test build)
+#   BASE       a folder of old files to build beside for an A/B (e.g. _ab/base holding
+#              config.h, fwd_kernel.h, launch.cu of src/cuda/sm90 at the old commit; BASE_SUBDIR
+#              where they go, default src/cuda/sm90): this tree with them overlaid, built in
+#              /tmp/base (flashattn_gpu_bench only), runs as the A/B variant "main"
+#   VARIANTS   extra bench/gpu/sm90_variants.py variants after "new:" (e.g. "noidle:FLASHATTN_SM90_SKIP_IDLE=0")
+#   SHAPES     the A/B's shapes (default: 15 forward shapes, 512-8k); ROUNDS (default 3); PASS (fwd/bwd)
+#   AB         0: no A/B
+#   SAN        1: compute-sanitizer memcheck, racecheck, synccheck, and racecheck with 3 persistent CTAs
+#   TABLE      1: bench/gpu_bench.py's same-run table with FA2 and cuDNN (ROUNDS_TABLE, default 2)
+#   COMMIT     the commit to record in the results
+set -u -o pipefail
+T0=$(date +%s)
+BUDGET=${BUDGET:-540}
+left() { echo $((BUDGET - ($(date +%s) - T0))); }
+O=/tmp/r
+rm -rf "$O" && mkdir -p "$O"
+LOG=$O/log.txt
+pack() { (cd /tmp && tar czf "$OUT/r.tgz" r 2>/dev/null); }
+sec() { pack; echo "===== $* (t=$(($(date +%s) - T0))s)" | tee -a "$LOG"; }
+export FLASHATTN_COMMIT=${COMMIT:-unknown}
+{ nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; } >"$O/smi.txt" 2>&1
+J=$(nproc)
+TIERS=${TIERS:-"64;96;128;192;256"}
+TESTS=${TESTS-"Sm90Layout|Sm90\\.|Sm90Grid|CudaVarlen|CudaShapes"}
+
+sec "configure"
+PREFIX=()
+if [[ -n "$TESTS" && ! -f /usr/include/gtest/gtest.h ]]; then
+  cmake -S .deps/googletest -B /tmp/gtest -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_GMOCK=OFF \
+    -DCMAKE_INSTALL_PREFIX=/tmp/gtest/install >>"$LOG" 2>&1 && ninja -C /tmp/gtest install >>"$LOG" 2>&1
+  PREFIX=(-DCMAKE_PREFIX_PATH=/tmp/gtest/install)
+fi
+BUILD_TESTS=$([[ -n "$TESTS" || "${SAN:-0}" == 1 ]] && echo ON || echo OFF)
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON "${PREFIX[@]}" \
+  -DFLASHATTN_BUILD_TESTS=$BUILD_TESTS -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" >>"$LOG" 2>&1
+B2=1
+if [[ -n "${BASE:-}" ]]; then
+  rm -rf /tmp/base && mkdir -p /tmp/base
+  tar --exclude=./build-gpu --exclude=./.deps --exclude=./.git -cf - . | tar -xf - -C /tmp/base
+  cp "$BASE"/* "/tmp/base/${BASE_SUBDIR:-src/cuda/sm90}/"
+  cmake -S /tmp/base -B /tmp/base/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON -DFLASHATTN_BUILD_TESTS=OFF \
+    -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" >>"$LOG" 2>&1
+fi
+sec "build"
+if [[ $BUILD_TESTS == ON ]]; then ninja -C build-gpu -j"$J" >"$O/build.txt" 2>&1 & else ninja -C build-gpu -j"$J" flashattn_gpu_bench >"$O/build.txt" 2>&1 & fi
+P1=$!
+[[ -n "${BASE:-}" ]] && { ninja -C /tmp/base/b -j"$J" flashattn_gpu_bench >"$O/build_base.txt" 2>&1 & P2=$!; }
+wait $P1; B1=$?
+[[ -n "${BASE:-}" ]] && { wait "$P2"; B2=$?; }
+echo "build rc new=$B1 base=$B2" | tee -a "$LOG"
+[[ $B1 == 0 ]] || { tail -40 "$O/build.txt" | tee -a "$LOG"; pack; exit 1; }
+
+if [[ -n "$TESTS" ]]; then
+  sec "tests ($TESTS)"
+  (cd build-gpu && ctest -j6 --output-on-failure --timeout 600 -R "$TESTS" -E Sm90Bwd) >"$O/tests.txt" 2>&1
+  echo "tests rc=$?" | tee -a "$LOG"
+  tail -5 "$O/tests.txt" | tee -a "$LOG"
+fi
+
+if [[ "${AB:-1}" == 1 ]]; then
+  SHAPES=${SHAPES:-"64,512,1;64,1024,1;64,2048,1;64,512,0;64,1024,0;64,2048,0;128,512,1;128,1024,1;128,2048,1;128,512,0;256,512,1;256,2048,1;64,8192,0;128,8192,0;128,8192,1"}
+  VAR="new:"
+  [[ $B2 == 0 ]] && VAR="main:BENCH=/tmp/base/b/bin/flashattn_gpu_bench;$VAR"
+  [[ -n "${VARIANTS:-}" ]] && VAR="$VAR;$VARIANTS"
+  sec "A/B ($VAR)"
+  python3 bench/gpu/sm90_variants.py --pass "${PASS:-fwd}" --bench build-gpu/bin/flashattn_gpu_bench --variants "$VAR" \
+    --shapes "$SHAPES" --rounds "${ROUNDS:-3}" --out "$O/ab.json" >"$O/ab.txt" 2>&1
+  echo "ab rc=$?" | tee -a "$LOG"
+  grep -A40 "^| shape" "$O/ab.txt" | tee -a "$LOG"
+fi
+
+if [[ "${SAN:-0}" == 1 ]]; then
+  S=build-gpu/bin/flashattn_cuda_sanitize
+  for tool in memcheck racecheck synccheck; do
+    sec "compute-sanitizer $tool"
+    compute-sanitizer --tool $tool --error-exitcode 3 "$S" >"$O/san_$tool.txt" 2>&1
+    echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_$tool.txt" | tail -1)" | tee -a "$LOG"
+  done
+  sec "racecheck, 3 persistent CTAs"
+  FLASHATTN_SM90_PERSISTENT=3 compute-sanitizer --tool racecheck --error-exitcode 3 "$S" >"$O/san_race3.txt" 2>&1
+  echo "race3 rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/san_race3.txt" | tail -1)" | tee -a "$LOG"
+fi
+
+if [[ "${TABLE:-0}" == 1 && $(left) -gt 200 ]]; then
+  sec "same-run table (left $(left) s)"
+  timeout $(($(left) - 20)) python3 bench/gpu_bench.py --flashattn-bench build-gpu/bin/flashattn_gpu_bench \
+    --peers fa2,cudnn --rounds "${ROUNDS_TABLE:-2}" --results "$O/table" >"$O/table.txt" 2>&1
+  echo "table rc=$?" | tee -a "$LOG"
+  grep -E "^ +(64|128|256) " "$O/table.txt" >>"$LOG"
+fi
+sec "done"
+pack

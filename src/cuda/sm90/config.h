@@ -77,7 +77,8 @@ static_assert(sizeof(TileInfo90) == 64, "TileInfo90: 64 bytes");
 
 // Consumer warpgroups with a query row in a tile of `rows` rows a head (64 rows each, from the
 // first): the others skip its key blocks (fwd_kernel.h; the producer arrives on each K/V stage for
-// them). Only unpacked tiles (a packed tile's rows are pack heads' rows each).
+// them). Only unpacked tiles (a packed tile's rows are pack heads' rows each), and only with the
+// ping-pong turns (fwd_kernel.h says why).
 FA_HD constexpr int fwd90_live_consumers(int consumers, int rows, bool skip) {
   return skip && (rows + 63) / 64 < consumers ? (rows + 63) / 64 : consumers;
 }

@@ -83,9 +83,10 @@ struct FwdParams90 {
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
   int q_buffers = 2;
-  // Consumer warpgroups without a query row in a tile skip its key blocks (config.h
-  // fwd90_live_consumers; a 192-row tile at 512 queries has 128 rows, a third of its GEMM work was
-  // padding). FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
+  // Consumer warpgroups without a query row in a tile skip its key blocks, with ping-pong only
+  // (config.h fwd90_live_consumers; a 192-row tile at 512 queries has 128 rows: a third of its GEMM
+  // work was padding). Session 35 (H100): +2.7% at head_dim 64 causal 2k, even elsewhere.
+  // FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
   int skip_idle = 1;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
@@ -176,7 +177,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const int64_t bh_count = int64_t(p.batch) * heads_t;
   const int64_t num_tiles = bh_count * p.num_m_blocks;
   // Consumer warpgroups with a query row in a tile of `rows` rows (the others skip it; config.h).
-  auto live_consumers = [&](int rows) { return fwd90_live_consumers(C::kConsumers, rows, P.skip_idle != 0 && pack == 1); };
+  // Only with ping-pong: a warpgroup live again after skipping a tile waits on K/V phases it did not
+  // see, which is sound only while another warpgroup has seen the earlier ones first (its turn comes
+  // after theirs). Without turns it could run two phases behind a stage and pass its parity wait on
+  // the older phase (stale K/V; session 35's review).
+  auto live_consumers = [&](int rows) {
+    return fwd90_live_consumers(C::kConsumers, rows, P.skip_idle != 0 && P.pingpong != 0 && pack == 1);
+  };
   // The work items' records (config.h TileInfo90): the producer decodes each item once and writes
   // its record to slot j % kTileInfos (j: the CTA's j-th item) before the item's Q load completes
   // q_full; the consumers read it after their wait on q_full. Slot reuse: record j is written after

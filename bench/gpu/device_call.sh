@@ -8,7 +8,7 @@
 #   BUDGET     seconds this script may take (default 540); the table runs only if 200 are left
 #   TIERS      head_dim tiers to build (default "64;96;128;192;256")
 #   TESTS      ctest -R regex (default the sm90 forward's: "Sm90Layout|Sm90\.|Sm90Grid|CudaVarlen|CudaShapes";
-#              empty: no tests, and no test build)
+#              empty: no tests). The build and the tests are tools/gpu-check's stages (its log in r/gc).
 #   BASE       a folder of old files to build beside for an A/B (e.g. _ab/base holding
 #              config.h, fwd_kernel.h, launch.cu of src/cuda/sm90 at the old commit; BASE_SUBDIR
 #              where they go, default src/cuda/sm90): this tree with them overlaid, built in
@@ -34,39 +34,25 @@ J=$(nproc)
 TIERS=${TIERS:-"64;96;128;192;256"}
 TESTS=${TESTS-"Sm90Layout|Sm90\\.|Sm90Grid|CudaVarlen|CudaShapes"}
 
-sec "configure"
-PREFIX=()
-if [[ -n "$TESTS" && ! -f /usr/include/gtest/gtest.h ]]; then
-  cmake -S .deps/googletest -B /tmp/gtest -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_GMOCK=OFF \
-    -DCMAKE_INSTALL_PREFIX=/tmp/gtest/install >>"$LOG" 2>&1 && ninja -C /tmp/gtest install >>"$LOG" 2>&1
-  PREFIX=(-DCMAKE_PREFIX_PATH=/tmp/gtest/install)
-fi
-BUILD_TESTS=$([[ -n "$TESTS" || "${SAN:-0}" == 1 ]] && echo ON || echo OFF)
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON "${PREFIX[@]}" \
-  -DFLASHATTN_BUILD_TESTS=$BUILD_TESTS -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" >>"$LOG" 2>&1
+# The old files' tree beside (the A/B's "main"), built in the background while tools/gpu-check
+# builds (and tests) this one.
 B2=1
 if [[ -n "${BASE:-}" ]]; then
   rm -rf /tmp/base && mkdir -p /tmp/base
   tar --exclude=./build-gpu --exclude=./.deps --exclude=./.git -cf - . | tar -xf - -C /tmp/base
   cp "$BASE"/* "/tmp/base/${BASE_SUBDIR:-src/cuda/sm90}/"
-  cmake -S /tmp/base -B /tmp/base/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON -DFLASHATTN_BUILD_TESTS=OFF \
-    -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" >>"$LOG" 2>&1
+  (cmake -S /tmp/base -B /tmp/base/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON -DFLASHATTN_BUILD_TESTS=OFF \
+     -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" && ninja -C /tmp/base/b -j"$J" flashattn_gpu_bench) >"$O/build_base.txt" 2>&1 &
+  P2=$!
 fi
-sec "build"
-if [[ $BUILD_TESTS == ON ]]; then ninja -C build-gpu -j"$J" >"$O/build.txt" 2>&1 & else ninja -C build-gpu -j"$J" flashattn_gpu_bench >"$O/build.txt" 2>&1 & fi
-P1=$!
-[[ -n "${BASE:-}" ]] && { ninja -C /tmp/base/b -j"$J" flashattn_gpu_bench >"$O/build_base.txt" 2>&1 & P2=$!; }
-wait $P1; B1=$?
-[[ -n "${BASE:-}" ]] && { wait "$P2"; B2=$?; }
-echo "build rc new=$B1 base=$B2" | tee -a "$LOG"
-[[ $B1 == 0 ]] || { tail -40 "$O/build.txt" | tee -a "$LOG"; pack; exit 1; }
-
-if [[ -n "$TESTS" ]]; then
-  sec "tests ($TESTS)"
-  (cd build-gpu && ctest -j6 --output-on-failure --timeout 600 -R "$TESTS" -E Sm90Bwd) >"$O/tests.txt" 2>&1
-  echo "tests rc=$?" | tee -a "$LOG"
-  tail -5 "$O/tests.txt" | tee -a "$LOG"
-fi
+STAGES=build
+[[ -n "$TESTS" ]] && STAGES=build,test
+sec "tools/gpu-check $STAGES (tiers $TIERS; ctest -R $TESTS)"
+GPU_CHECK_STAGES=$STAGES BUILD_DIR="$PWD/build-gpu" FLASHATTN_HEAD_DIMS="$TIERS" GPU_CHECK_SM80_FORWARD=0 \
+  CTEST_ARGS="-R $TESTS -E Sm90Bwd" CTEST_TIMEOUT=600 tools/gpu-check "$O/gc" >/dev/null 2>&1
+grep -E "build rc|tests (passed|failed)" "$O/gc/gpu-check.log" | tee -a "$LOG"
+[[ -n "${BASE:-}" ]] && { wait "$P2"; B2=$?; echo "base build rc=$B2" | tee -a "$LOG"; }
+grep -q '"build": {"rc": 0,' "$O/gc/results.json" || { tail -40 "$O/gc/gpu-check.log" | tee -a "$LOG"; pack; exit 1; }
 
 if [[ "${AB:-1}" == 1 ]]; then
   SHAPES=${SHAPES:-"64,512,1;64,1024,1;64,2048,1;64,512,0;64,1024,0;64,2048,0;128,512,1;128,1024,1;128,2048,1;128,512,0;256,512,1;256,2048,1;64,8192,0;128,8192,0;128,8192,1"}

@@ -52,6 +52,7 @@ import sys
 
 S = 2              # K/V ring stages
 INTERLEAVINGS = 6  # random interleavings per tile sequence
+SKIP_NO_TURN = False  # --skip-no-turn: a mutation (skipping warpgroups take no empty turns)
 
 
 def program(cw, K, tiles, mutate, pingpong):
@@ -61,12 +62,24 @@ def program(cw, K, tiles, mutate, pingpong):
     if pingpong and K > 1 and cw == K - 1:
         ops.append(("arrive", 1, -1))  # warpgroup 0 goes first
     u = 0
-    for t, (n_count, live) in enumerate(tiles):
+    for t, (n_count, live, skips) in enumerate(tiles):
         turns = pingpong and live > 1
         next_cw = (cw + 1) % K if mutate else (cw + 1 if cw + 1 < live else 0)
         if cw >= live or n_count == 0:
             u += n_count  # idle: it0 += n_count
             continue
+        skip = skips[cw] if turns else 0
+        if skip > 0:
+            # Empty turns for the key blocks it skips (n_count + 1 when it skips them all), then
+            # the rest of the tile's blocks from use u + skip.
+            for _ in range(0 if SKIP_NO_TURN else skip if skip < n_count else n_count + 1):
+                ops.append(("sync", 1 + cw, t))
+                ops.append(("arrive", 1 + next_cw, t))
+            s = min(skip, n_count)
+            u += s
+            n_count -= s
+            if n_count == 0:
+                continue
         for i in range(n_count + 1):  # turn i: S_i (i < n_count) and P V_{i-1}
             if turns:
                 ops.append(("sync", 1 + cw, t))
@@ -82,16 +95,22 @@ def program(cw, K, tiles, mutate, pingpong):
     return ops
 
 
+def arrivals(K, live, skips, i):
+    """The producer's arrivals on k_empty for key block i of a tile: the idle warpgroups' and those
+    of the live ones that skip the block (skips[w] > i; only with turns, as the kernel)."""
+    return K - live + sum(1 for w in range(live) if skips[w] > i)
+
+
 def producer(K, tiles):
     """The producer's operations: 'pwait' (k_empty phase of use u - S), 'pidle' (K - L arrivals on
     k_empty for use u), 'load' (k_full completes use u's phase)."""
     ops = []
     u = 0
-    for t, (n_count, live) in enumerate(tiles):
-        for _ in range(n_count):
+    for t, (n_count, live, skips) in enumerate(tiles):
+        for i in range(n_count):
             if u >= S:
                 ops.append(("pwait", u, t))
-            if K > live:
+            if arrivals(K, live, skips, i) > 0:
                 ops.append(("pidle", u, t))
             ops.append(("load", u, t))
             u += 1
@@ -156,7 +175,9 @@ def simulate(K, tiles, mutate, pingpong, rng):
             if pending[arg] > 1:
                 return f"double arrival on bar{arg}", trace
         elif op in ("krel", "pidle"):
-            bad = empty_arrive(arg, 1 if op == "krel" else K - tiles[t][1], names[a])
+            n_count, live, skips = tiles[t]
+            i = arg - sum(n for n, _, _ in tiles[:t])
+            bad = empty_arrive(arg, 1 if op == "krel" else arrivals(K, live, skips, i), names[a])
             if bad:
                 return bad, trace
         elif op == "load":
@@ -168,27 +189,39 @@ def simulate(K, tiles, mutate, pingpong, rng):
     left = [f"bar{b}={pending[b]}" for b in range(1, K + 1) if pending[b]]
     if left:
         return "arrivals left pending at the end: " + ", ".join(left), trace
-    uses = sum(n for n, _ in tiles)
+    uses = sum(n for n, _, _ in tiles)
     want = [len(range(s, uses, S)) for s in range(S)]
     if k_full != want or e_done != want or any(e_arr):
         return f"ring not settled: k_full {k_full}, k_empty {e_done} + {e_arr}, uses {want}", trace
     return None
 
 
-def sequences(K, trials, rng):
-    """Every sequence of up to 3 tiles with n_count 0..2, then `trials` random ones."""
+def sequences(K, trials, rng, no_skip=False):
+    """Every sequence of up to 3 tiles with n_count 0..2 (twice, with random skip counts), then
+    `trials` random ones."""
+    def skips(n, live, r):
+        # The kernel's skip counts (fwd90_skip_blocks): 0 .. n_count for every live warpgroup but
+        # the last (whose rows hold the tile's last row: it sees the first block), none without
+        # turns (live == 1) or with --no-skip.
+        if no_skip or live == 1:
+            return (0,) * K
+        return tuple(r.randint(0, n) if w < live - 1 else 0 for w in range(K))
+
     kinds = [(n, live) for n in range(3) for live in range(1, K + 1)]
     for length in range(1, 4):
-        yield from (list(s) for s in itertools.product(kinds, repeat=length))
+        for seq in itertools.product(kinds, repeat=length):
+            for _ in range(2):
+                yield [(n, live, skips(n, live, rng)) for n, live in seq]
     for _ in range(trials):
-        yield [(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))]
+        seq = [(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))]
+        yield [(n, live, skips(n, live, rng)) for n, live in seq]
 
 
-def check(K, trials, mutate, pingpong, rng):
+def check(K, trials, mutate, pingpong, rng, no_skip=False):
     runs = failures = 0
     first = None
     nseq = 0
-    for tiles in sequences(K, trials, rng):
+    for tiles in sequences(K, trials, rng, no_skip):
         nseq += 1
         for _ in range(INTERLEAVINGS):
             runs += 1
@@ -204,15 +237,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mutate", action="store_true", help="old rule: next_cw = (cw + 1) %% K")
     ap.add_argument("--no-pingpong", action="store_true", help="no turns (idle warpgroups still skip)")
+    ap.add_argument("--no-skip", action="store_true", help="no warpgroup skips masked key blocks")
+    ap.add_argument("--skip-no-turn", action="store_true",
+                    help="mutation: skipping warpgroups take no empty turns (the checker must refute it)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
     args = ap.parse_args()
+    global SKIP_NO_TURN
+    SKIP_NO_TURN = args.skip_no_turn
     rng = random.Random(args.seed)
     pingpong = not args.no_pingpong
     ok = True
     for K in (2, 3):
-        nseq, runs, failures, first = check(K, args.trials, args.mutate, pingpong, rng)
-        rule = ("old rule (mutated)" if args.mutate else "rule") + ("" if pingpong else ", ping-pong off")
+        # (warpgroups skip masked key blocks only with turns: the kernel's rule, fwd_kernel.h)
+        nseq, runs, failures, first = check(K, args.trials, args.mutate, pingpong, rng, args.no_skip or not pingpong)
+        rule = ("old rule (mutated)" if args.mutate else "rule") + ("" if pingpong else ", ping-pong off") + (
+            ", skips without empty turns (mutated)" if args.skip_no_turn else ", no skips" if args.no_skip else "")
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} {rule}: {nseq} tile sequences x {INTERLEAVINGS} interleavings = {runs} runs: {verdict}")
         if first is not None:

@@ -16,6 +16,7 @@
 
 #include "cuda/sm90/config.h"
 #include "cuda/sm90/desc.h"
+#include "semantics/mask.h"
 #include "sm90_layout_model.h"
 
 namespace flashattn::test {
@@ -180,6 +181,63 @@ TEST(Sm90Layout, LiveConsumers) {
     }
 }
 
+// The key blocks a warpgroup skips at the start of a tile's walk (config.h fwd90_skip_blocks, as
+// the forward's producer computes them) against each element's visibility: random masks (causal,
+// windows, seqlen_q above and below seqlen_k), every tier's key block widths, two and three
+// consumer warpgroups, every tile of the sequence. Each skipped block has no visible key in the
+// warpgroup's rows, the first block it keeps has one (unless it keeps none), the last live
+// warpgroup (the tile's last row) skips none, and the producer's arrival count agrees.
+TEST(Sm90Layout, SkipMaskedBlocks) {
+  std::mt19937 rng(11);
+  int skipped = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int sq = 1 + int(rng() % 700), sk = 1 + int(rng() % 700);
+    const int kind = int(rng() % 4);
+    const bool causal = kind == 0 || kind == 3;
+    const int left = kind >= 2 ? int(rng() % 300) : -1, right = kind == 2 ? int(rng() % 300) : -1;
+    const semantics::Mask mask = semantics::make_mask(sq, sk, left, right, causal);
+    const int bn = std::vector<int>{64, 80, 96, 128, 176, 192}[rng() % 6];
+    const int k = 2 + int(rng() % 2);
+    for (int m0 = 0; m0 < sq; m0 += 64 * k) {
+      const int rows = std::min(64 * k, sq - m0);
+      int key_lo, key_hi;
+      mask.key_range(m0, m0 + rows, &key_lo, &key_hi);
+      const int n_lo = key_lo / bn, n_hi = key_hi > key_lo ? (key_hi + bn - 1) / bn : n_lo, n_count = n_hi - n_lo;
+      const int live = fwd90_live_consumers(k, rows, true);
+      int field = 0;
+      for (int w = 0; w < live; ++w) {
+        const int r0 = m0 + 64 * w, r1 = std::min(r0 + 64, m0 + rows);
+        int lo, hi;
+        mask.key_range(r0, r1, &lo, &hi);
+        const int s = fwd90_skip_blocks(n_hi, n_count, lo, hi, bn);
+        ASSERT_GE(s, 0);
+        ASSERT_LE(s, n_count);
+        if (w == live - 1) EXPECT_EQ(s, 0) << "the last live warpgroup sees the walk's first block";
+        if (w + 1 < live) field |= fwd90_skip_field(s, w);
+        auto sees = [&](int b) {
+          for (int r = r0; r < r1; ++r)
+            for (int j = b * bn; j < (b + 1) * bn; ++j)
+              if (mask.visible(r, j)) return true;
+          return false;
+        };
+        for (int i = 0; i < s; ++i) ASSERT_FALSE(sees(n_hi - 1 - i)) << "skipped block " << n_hi - 1 - i << " has a visible key";
+        if (s < n_count) ASSERT_TRUE(sees(n_hi - 1 - s)) << "block " << n_hi - 1 - s << " kept but not seen";
+        skipped += s;
+      }
+      for (int i = 0; i < n_count; ++i) {
+        int want = 0;
+        for (int w = 0; w + 1 < live; ++w) want += fwd90_skip_of(field, w) > i ? 1 : 0;
+        ASSERT_EQ(fwd90_skippers(field, i, k), want);
+      }
+    }
+  }
+  EXPECT_GT(skipped, 0);
+  // The field: 10 bits a warpgroup, a count past 1023 stored as none.
+  EXPECT_EQ(fwd90_skip_of(fwd90_skip_field(1023, 2) | fwd90_skip_field(5, 0), 2), 1023);
+  EXPECT_EQ(fwd90_skip_of(fwd90_skip_field(1024, 1), 1), 0);
+  // Causal 128-row tiles on 64-key blocks: the first warpgroup skips the diagonal's second block.
+  EXPECT_EQ(fwd90_skip_blocks(4, 4, 0, 192, 64), 1);
+}
 
 // FastDiv (common/fast_div.h) against the division: every divisor up to 4096 and around powers of
 // two up to 2^31, numerators at the multiples' edges, random ones and the largest (2^31 - 1).

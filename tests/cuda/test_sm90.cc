@@ -233,11 +233,90 @@ TEST(Sm90, SkipIdleSameBytes) {
   with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] { expect_same_bytes(env, {{64, false}, {256, false}}, 320); });
 }
 
+// Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
+// (FLASHATTN_SM90_SKIP_MASKED=1) against computing them masked (=0): the same bytes of O and the
+// LSE. Causal with seqlen_q = seqlen_k (head_dim 256 on 64- and 80-key blocks: the first
+// warpgroup skips the diagonal's second block or most tiles' first; head_dim 64 on three
+// consumers: 192-row tiles on 128-key blocks, one or two warpgroups skip; 192 on 96 keys),
+// seqlen_q > seqlen_k (rows that see no key: warpgroups skip whole tiles' walks), a sliding window,
+// varlen, dropout (the extras kernel), and on three persistent CTAs (the ring's phases turning
+// over under the producer's arrivals for the skippers). The grid against the reference:
+// Sm90.VariantSkipMasked.
+TEST(Sm90, SkipMaskedSameBytes) {
+  REQUIRE_SM90();
+  const char* env = "FLASHATTN_SM90_SKIP_MASKED";
+  int ran = 0;
+  auto same = [&](Spec s, const char* consumers, const char* blockn) {
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(5000 + s.head_dim + s.seqlen_q);
+    if (!tier_in_build(s, false)) return;
+    SCOPED_TRACE(s.str() + " consumers " + consumers + " blockn " + blockn);
+    Case c(s);
+    GpuCase g(c);
+    with_env("FLASHATTN_SM90_CONSUMERS", consumers, [&] {
+      with_env("FLASHATTN_SM90_BLOCKN", blockn, [&] {
+        with_env(env, "0", [&] { g.run_forward(); });
+        const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+        with_env(env, "1", [&] { g.run_forward(); });
+        EXPECT_TRUE(c.out.bytes == out) << "out differs";
+        EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
+      });
+    });
+    ++ran;
+  };
+  auto spec = [](int d, int sq, int sk) {
+    Spec s;
+    s.dtype = d == 192 ? DType::Float16 : DType::BFloat16;
+    s.head_dim = d;
+    s.seqlen_q = sq;
+    s.seqlen_k = sk;
+    s.causal = true;
+    return s;
+  };
+  auto all = [&] {
+    for (const char* bn : {"alt", "default"}) {
+      same(spec(256, 700, 700), "2", bn);
+      same(spec(256, 517, 187), "2", bn);  // rows from 330 see keys: the first warpgroup of rows 256-383 none
+    }
+    same(spec(64, 1000, 1000), "3", "default");
+    same(spec(64, 700, 333), "3", "default");  // rows from 367: two warpgroups of rows 192-383 see none
+    same(spec(64, 333, 700), "2", "default");
+    same(spec(192, 640, 640), "2", "default");
+    Spec w = spec(128, 600, 600);
+    w.causal = false;
+    w.window_left = 100;
+    w.window_right = 0;
+    same(w, "2", "default");
+    Spec v = spec(64, 400, 400);
+    v.batch = 3;
+    v.lens_q = {1, 400, 250};
+    v.lens_k = {300, 400, 100};
+    same(v, "3", "default");
+    Spec dr = spec(256, 400, 400);
+    dr.dropout = 0.1f;
+    same(dr, "2", "alt");
+  };
+  all();
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", all);
+  SKIP_IF_NONE_RAN(ran);
+}
+
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a
 // persistent grid.
 TEST(Sm90, VariantThreeConsumers) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_CONSUMERS", "3"}, {"FLASHATTN_SM90_PERSISTENT", "1"}}));
+}
+
+// The skip of masked key blocks (FLASHATTN_SM90_SKIP_MASKED=1) over the variants' problems against
+// the reference, also with three consumers and on three persistent CTAs.
+TEST(Sm90, VariantSkipMasked) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_SKIP_MASKED", "1"}}));
+  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_SKIP_MASKED", "1"}, {"FLASHATTN_SM90_CONSUMERS", "3"},
+                                  {"FLASHATTN_SM90_PERSISTENT", "3"}}));
 }
 
 // head_dim 192 with head_dim_v 128 (the DeepSeek-style pair): its own instantiation, also with

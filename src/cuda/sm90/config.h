@@ -70,7 +70,7 @@ struct TileInfo90 {
   int all_lo, all_hi;  // keys every row of the tile sees (Mask::common_key_range)
   int q_row;         // the tile's first row in the tensor maps (sequence start + m0)
   int seqlen_q, seqlen_k;
-  int pad_;
+  int skip;          // key blocks each consumer warpgroup skips at the walk's start (fwd90_skip_blocks)
   int64_t row_begin_q;  // the sequence's first row (varlen)
 };
 static_assert(sizeof(TileInfo90) == 64, "TileInfo90: 64 bytes");
@@ -81,6 +81,30 @@ static_assert(sizeof(TileInfo90) == 64, "TileInfo90: 64 bytes");
 // ping-pong turns (fwd_kernel.h says why).
 FA_HD constexpr int fwd90_live_consumers(int consumers, int rows, bool skip) {
   return skip && (rows + 63) / 64 < consumers ? (rows + 63) / 64 : consumers;
+}
+
+// Key blocks a consumer warpgroup skips at the start of a tile's walk (which runs from key block
+// n_hi - 1 down: the causal diagonal first): those past every key its rows see (keys [key_lo,
+// key_hi) by Mask::key_range of its rows; all n_count blocks when they see none). The tile's n_hi
+// comes from its last row's keys, so its last live warpgroup skips none. A warpgroup skips only
+// with the ping-pong turns (fwd_kernel.h: it takes an empty turn a skipped block, and the producer
+// arrives on the blocks' K/V stages for it, as for idle warpgroups): e.g. with 64-key blocks under a
+// causal mask the first warpgroup of a 128-row tile never sees the diagonal's second block, with 80
+// keys mostly not, and of a 192-row tile on 128-key blocks the first one or two see only one of two.
+FA_HD constexpr int fwd90_skip_blocks(int n_hi, int n_count, int key_lo, int key_hi, int block_n) {
+  if (key_hi <= key_lo) return n_count;
+  const int s = n_hi - (key_hi + block_n - 1) / block_n;
+  return s < 0 ? 0 : s > n_count ? n_count : s;
+}
+// TileInfo90::skip holds warpgroup cw's count in bits 10 cw .. 10 cw + 9 (a count past 1023 is
+// stored as 0: those blocks are computed, masked, as without the skip).
+FA_HD constexpr int fwd90_skip_field(int count, int cw) { return (count <= 1023 ? count : 0) << (10 * cw); }
+FA_HD constexpr int fwd90_skip_of(int skip, int cw) { return (skip >> (10 * cw)) & 1023; }
+// The warpgroups that skip key block i of a tile (the producer's arrivals for them).
+FA_HD constexpr int fwd90_skippers(int skip, int i, int consumers) {
+  int n = 0;
+  for (int w = 0; w < consumers; ++w) n += fwd90_skip_of(skip, w) > i ? 1 : 0;
+  return n;
 }
 
 // Key-block sizes per tier: S (of the next block), P and O of one consumer warpgroup (64 rows)

@@ -68,6 +68,9 @@ struct FwdParams90 {
   // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
   // one's softmax runs while another's GEMMs hold the tensor cores.
   int pingpong = 1;
+  // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
+  // (config.h fwd90_skip_blocks; only with ping-pong).
+  int skip_masked = 0;
   // Skip O's rescale where no row of the warp got a new maximum (every alpha exactly 1: the
   // product would be O unchanged, so the result is bit-identical). FLASHATTN_SM90_SKIP_RESCALE=1;
   // off: session 13 measured no gain beyond the run-to-run spread (bench/NOTES.md).
@@ -184,6 +187,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto live_consumers = [&](int rows) {
     return fwd90_live_consumers(C::kConsumers, rows, P.skip_idle != 0 && P.pingpong != 0 && pack == 1);
   };
+  // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
+  // (config.h fwd90_skip_blocks; unpacked tiles, with the turns, for the same reason as above).
+  const bool skip_masked = P.skip_masked != 0 && P.pingpong != 0 && pack == 1;
   // The work items' records (config.h TileInfo90): the producer decodes each item once and writes
   // its record to slot j % kTileInfos (j: the CTA's j-th item) before the item's Q load completes
   // q_full; the consumers read it after their wait on q_full. Slot reuse: record j is written after
@@ -246,6 +252,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         cur.n_hi = key_hi > key_lo ? (key_hi + kBlockN - 1) / kBlockN : n_lo;
         cur.n_count = cur.n_hi - n_lo;
         mask.common_key_range(cur.m0, cur.m0 + cur.rows, &cur.all_lo, &cur.all_hi);
+        // The key blocks each live warpgroup but the last skips (config.h fwd90_skip_blocks), only
+        // with turns (two or more live warpgroups, ping-pong on).
+        cur.skip = 0;
+        const int live = live_consumers(cur.rows);
+        if (skip_masked && live > 1)
+          for (int w = 0; w + 1 < live; ++w) {
+            int lo, hi;
+            mask.key_range(cur.m0 + 64 * w, cur.m0 + 64 * w + 64, &lo, &hi);
+            cur.skip |= fwd90_skip_field(fwd90_skip_blocks(cur.n_hi, cur.n_count, lo, hi, kBlockN), w);
+          }
         // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
         cur.qb = p.cu_seqlens_q != nullptr ? 0 : cur.b;
         kb = p.cu_seqlens_k != nullptr ? 0 : cur.b;
@@ -271,6 +287,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if (pc.role != StreamKPiece::kWhole) {
             cur.n_hi -= pc.i_lo;
             cur.n_count = pc.i_hi - pc.i_lo;
+            cur.skip = 0;  // (pieces: no mask, every row sees every key)
           }
           return true;
         }
@@ -309,25 +326,28 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       while (have) {
         const int c_hi = cur.n_hi, c_count = cur.n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
         const int c_idle = C::kConsumers - live_consumers(cur.rows);  // warpgroups skipping the item
+        const int c_skip = cur.skip;  // and those skipping its first key blocks
         const bool next = next_item(&cursor);
         const int q_at = q_bufs == 2 ? 0 : c_count - 1;
-        // Key blocks from the last to the first: the masked diagonal block comes first. The idle
-        // warpgroups' arrivals on each stage's empty barriers come right after the wait for its
-        // previous phase (so they count in this one).
+        // Key blocks from the last to the first: the masked diagonal block comes first. The
+        // arrivals on each stage's empty barriers for the warpgroups that skip the block (idle, or
+        // skipping the walk's first blocks) come right after the wait for its previous phase (so
+        // they count in this one).
         for (int i = 0; i < c_count; ++i, ++it) {
           const int n = c_hi - 1 - i;
           const int st = it % kStages;
           const uint32_t phase = (it / kStages) & 1;
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
           unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
+          const int c_arr = c_idle + (c_skip != 0 ? fwd90_skippers(c_skip, i, C::kConsumers) : 0);
           if (it >= kStages) mbar_wait_idle(k_empty + st, phase ^ 1);
-          if (c_idle > 0) mbar_arrive(k_empty + st, uint32_t(c_idle));
+          if (c_arr > 0) mbar_arrive(k_empty + st, uint32_t(c_arr));
           mbar_arrive_expect_tx(k_full + st, C::kBytesK);
 #pragma unroll
           for (int pn = 0; pn < C::kPanels; ++pn)
             tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
-          if (c_idle > 0) mbar_arrive(v_empty + st, uint32_t(c_idle));
+          if (c_arr > 0) mbar_arrive(v_empty + st, uint32_t(c_arr));
           mbar_arrive_expect_tx(v_full + st, C::kBytesV);
 #pragma unroll
           for (int pn = 0; pn < C::kPanelsV; ++pn)
@@ -753,6 +773,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (idle) {
       it0 += n_count;
       n_count = 0;
+    }
+    // Key blocks this warpgroup's rows do not see at the walk's start (0 without turns or for idle
+    // warpgroups: the producer's rule): an empty turn each (n_count + 1 when it skips them all),
+    // so the turns keep their order, then the rest of the walk; the producer arrives on their
+    // stages for it. A later parity wait on such a stage comes in a turn after the last live
+    // warpgroup's turn that waited on the skipped phase (tools/pingpong_model.py checks it).
+    if (const int skip = fwd90_skip_of(r.skip, cw); skip > 0) {
+      for (int j = skip < n_count ? skip : n_count + 1; j > 0; --j) {
+        my_turn();
+        hand_over();
+      }
+      const int s = skip < n_count ? skip : n_count;
+      it0 += s;
+      n_hi -= s;
+      n_count -= s;
     }
     if constexpr (kExtras) {
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[r.b * p.alibi_batch_stride + r.h] : 0.0f;

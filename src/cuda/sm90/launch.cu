@@ -211,6 +211,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
   // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
   P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", true);
+  // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
+  // (config.h fwd90_skip_blocks: causal tiles whose first warpgroups' rows end before the first
+  // block's keys). Off until measured; FLASHATTN_SM90_SKIP_MASKED=1 turns it on.
+  P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", false);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the

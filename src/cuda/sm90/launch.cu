@@ -154,14 +154,25 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.persistent = P.sm_count > 0;
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
   // 2k-8k, causal or not, for the plain kernel (measured). Causal up to 1024 queries keeps two
-  // (128-row tiles: less of the tile above the diagonal and in the last block's padding; session
-  // 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score modifiers, dropout) keeps two by
+  // without the skip below (128-row tiles: less of the tile above the diagonal and in the last
+  // block's padding; session 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score modifiers, dropout) keeps two by
   // default: at 160 registers a consumer it spills, at 240 it does not.
   // FLASHATTN_SM90_CONSUMERS=3 / =2 forces three / two for both.
+  // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
+  // (config.h fwd90_skip_blocks: causal tiles whose first warpgroups' rows end before the first
+  // block's keys; with ping-pong only). Session 36 (H100, 3 rounds, TFLOP/s on / off): head_dim
+  // 256 causal 512 288 / 280, 1k 445 / 435, 2k 570 / 565, 8k 735 / 731; head_dim 64 causal 2k
+  // (three consumers) 420 / 406; 128 even (128-row tiles on 128-key blocks: nothing to skip).
+  // FLASHATTN_SM90_SKIP_MASKED=0 computes those blocks masked.
+  P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", true);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
+  // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
+  // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes
+  // three too (session 36: causal 512 223 against two's 213, 1k 308 / 292).
+  const bool short_causal = p.causal && p.max_seqlen_q <= 1024 && !(P.skip_masked && P.pingpong);
   P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
                       : consumers != nullptr && consumers[0] == '2' ? 0
-                                                                    : int(sm90::fwd90_plain(P.p) && !(p.causal && p.max_seqlen_q <= 1024));
+                                                                    : int(sm90::fwd90_plain(P.p) && !short_causal);
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
@@ -211,10 +222,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
   // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
   P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", true);
-  // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
-  // (config.h fwd90_skip_blocks: causal tiles whose first warpgroups' rows end before the first
-  // block's keys). Off until measured; FLASHATTN_SM90_SKIP_MASKED=1 turns it on.
-  P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", false);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the

@@ -124,14 +124,11 @@ int main() {
   guarded([] { run(DType::BFloat16, 128, 128, 5, 300, 8, 2, false, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 64, 64, 1, 257, 8, 1, true, 0.0f, false, false); });
   guarded([] { run(DType::BFloat16, 64, 64, 1024, 1024, 16, 16, true, 0.0f, false, false); });
-  // The sm90 forward's skip of masked key blocks (warpgroups whose rows do not see a causal tile's
-  // first blocks): three consumers on 192-row tiles, head_dim 256 on 64-key blocks, rows seeing no key.
-  setenv("FLASHATTN_SM90_SKIP_MASKED", "1", 1);
-  setenv("FLASHATTN_SM90_CONSUMERS", "3", 1);
+  // The sm90 forward's skip of masked key blocks (the default: warpgroups whose rows do not see a
+  // causal tile's first blocks): three consumers on 192-row tiles with rows seeing no key, head_dim
+  // 256 on 64-key blocks.
   guarded([] { run(DType::BFloat16, 64, 64, 700, 333, 4, 2, true, 0.0f, false, false); });
-  unsetenv("FLASHATTN_SM90_CONSUMERS");
   guarded([] { run(DType::BFloat16, 256, 256, 700, 700, 2, 1, true, 0.0f, false, false); });
-  unsetenv("FLASHATTN_SM90_SKIP_MASKED");
   // The sm90 backward for tier 64 too (sm_90 devices; elsewhere these run the sm80 path again).
   setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });

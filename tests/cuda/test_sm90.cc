@@ -156,14 +156,15 @@ TEST(Sm90, VariantSkipRescale) {
 
 // Every measured default turned off: one CTA a tile, two consumers, direct 4-byte stores, no
 // packing, dropout on the kernel with extras, one Q buffer, no stream-K tail, the tiers' default
-// key blocks, idle warpgroups computing padding rows.
+// key blocks, idle warpgroups computing padding rows, masked key blocks computed.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
                                   {"FLASHATTN_SM90_TMA_STORE", "0"}, {"FLASHATTN_SM90_PACK_GQA", "0"},
                                   {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"},
                                   {"FLASHATTN_SM90_Q_PREFETCH", "0"}, {"FLASHATTN_SM90_STREAMK", "0"},
-                                  {"FLASHATTN_SM90_BLOCKN", "default"}, {"FLASHATTN_SM90_SKIP_IDLE", "0"}}));
+                                  {"FLASHATTN_SM90_BLOCKN", "default"}, {"FLASHATTN_SM90_SKIP_IDLE", "0"},
+                                  {"FLASHATTN_SM90_SKIP_MASKED", "0"}}));
 }
 
 // Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""tools/pingpong_model.py [--mutate] [--no-pingpong] [--seed N] [--trials N]: a model checker for the
-ping-pong turn rule between the consumer warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn,
-hand_over, turns, next_cw, live_consumers in the consumer part of that file) and for the K ring's
-mbarriers (k_full, k_empty; issue_s, release_k, and the producer's mbar_arrive(k_empty + st, c_idle)).
+"""tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
+[--fifo] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
+warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
+the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
+mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
+producer's arrivals for the warpgroups that skip a block).
 
 Turns. K consumer warpgroups (K = 2, 3) and named barriers 1..K; barrier 1 + cw is warpgroup cw's.
 A phase of a barrier completes when its owner syncs (bar.sync 1 + cw, 256: its own 128 threads)
@@ -10,40 +12,44 @@ and one arrival (bar.arrive, 256: another warpgroup's 128 threads) is registered
 holds a count of pending arrivals; the owner's sync blocks until one is pending, then consumes it.
 Two arrivals pending at once is an ERROR (the hardware would count 256 threads without the owner
 and complete the phase wrongly). Warpgroup K-1 first arrives once on barrier 1 (warpgroup 0 goes
-first). All warpgroups walk the same tiles; a tile has n_count key blocks (>= 0) and L live
-warpgroups (1..K; cw >= L is idle: fwd90_live_consumers). Per tile, warpgroup cw sets
-turns = pingpong and L > 1 and next_cw = cw + 1 if cw + 1 < L else 0; an idle warpgroup, or any
-with n_count == 0, takes no turn; otherwise it takes n_count + 1 turns, each a sync on barrier
-1 + cw then an arrive on barrier 1 + next_cw (both only if turns). After the last tile warpgroup 0
-syncs on barrier 1 once (with ping-pong on).
+first). All warpgroups walk the same tiles; a tile has n_count key blocks (>= 0), L live
+warpgroups (1..K; cw >= L is idle: fwd90_live_consumers) and skip counts (config.h
+fwd90_skip_blocks: each live warpgroup but the last skips the walk's first skip[cw] blocks, never
+its last, 0 without turns). Per tile, warpgroup cw sets turns = pingpong and L > 1 and next_cw =
+cw + 1 if cw + 1 < L else 0; an idle warpgroup, or any with n_count == 0, takes no turn; otherwise
+it takes skip[cw] empty turns (a sync then an arrive) and n_count - skip[cw] + 1 turns for the rest
+of the walk, each a sync on barrier 1 + cw then an arrive on barrier 1 + next_cw (both only if
+turns). After the last tile warpgroup 0 syncs on barrier 1 once (with ping-pong on).
 
-K ring (V is symmetric and not modelled). S = 2 stages; key blocks get global use indices
-u = 0, 1, ... over the tile sequence; use u takes stage s = u % S, phase p = u // S of it.
-k_full[s] counts its completed phases; k_empty[s] counts arrivals in its current phase and
-completes a phase at K arrivals (one per consumer warpgroup). The producer, per use u: waits
-until k_empty[s] has completed phase p - 1 (the phase of use u - S; none for u < S), arrives
-K - L times for the tile's idle warpgroups, then loads (k_full[s] completes phase p). A live
-warpgroup, per key block i of the tile (use u): in turn i it waits on k_full[s] for phase p
-(issue_s: mbar_wait, parity p & 1) and after that turn's hand over (the S GEMM complete) arrives
-once on k_empty[s] (release_k); its last turn (n_count) issues only P V. An idle warpgroup skips
-the tile's uses (its u advances by n_count). A parity wait cannot tell phase p from phase p - 2:
-with c phases of k_full[s] complete it passes once c & 1 != p & 1, which is right only if c >= p.
-A warpgroup sitting at the wait with c < p is an ERROR "stale parity wait" (it polls until c
-reaches p - 1 and then passes on the wrong phase: the check is exact, not merely conservative).
-Also ERRORs: an arrival on k_empty[s] outside the phase of its use.
+Rings. S = 2 stages each for K and V; key blocks get global use indices u = 0, 1, ... over the
+tile sequence; use u takes stage s = u % S, phase p = u // S. full[s] counts its completed phases;
+empty[s] counts arrivals in its current phase and completes a phase at K arrivals (one per
+consumer warpgroup). The producer, per use u and per ring (K, then V): waits until empty[s] has
+completed phase p - 1 (the phase of use u - S; none for u < S), arrives once for each warpgroup
+that skips the block (idle, or skip[w] > i for block i of the tile), then issues the load. A
+load lands later, in any order with the other loads in flight (a separate actor; --fifo: in issue
+order), completing full[s]'s phase p. A warpgroup's turn i of its walk waits on k_full for block
+i (issue_s) and on v_full for block i - 1 (issue_pv), hands over, then arrives once on k_empty for
+block i (release_k) and v_empty for block i - 1 (release_v). A parity wait cannot tell phase p
+from phase p - 2: with c phases of full[s] complete it passes once c & 1 != p & 1, which is right
+only if c >= p. A warpgroup sitting at the wait with c < p is an ERROR "stale parity wait" (it
+polls until c reaches p - 1 and then passes on the wrong phase: the check is exact, not merely
+conservative). Also ERRORs: an arrival on empty[s] outside the phase of its use.
 
-At the end every named barrier must have no arrival pending, every k_full / k_empty phase must be
+At the end every named barrier must have no arrival pending, every full / empty phase must be
 complete, and every actor must have finished (no deadlock: one unfinished and none runnable).
 
-Checked: every sequence of up to 3 tiles with n_count 0..2 and every L, and random sequences
-(1..6 tiles, n_count 0..4), each under several random interleavings (at each step a random
-runnable actor among the producer and the consumers takes its next operation; the producer may
-be chosen rarely, so it can run late). --mutate uses the old rule next_cw = (cw + 1) % K (ignoring
-L), which the checker must refute at K = 3 (at K = 2 the two rules agree). --no-pingpong takes no
-turns (FLASHATTN_SM90_PINGPONG=0) but keeps the idle warpgroups skipping (the kernel does not:
-live_consumers skips only with ping-pong on); the checker must then find a stale parity wait
-(an idle warpgroup runs S + 1 or more uses ahead of the producer). Prints one line per K; exit 0
-if every run passed, else 1.
+Checked: every sequence of up to 3 tiles with n_count 0..2 and every L (with random skip counts,
+twice), and random sequences (1..6 tiles, n_count 0..4), each under several random interleavings
+(at each step a random runnable actor among the producer, the loads in flight and the consumers
+takes its next operation; the producer and the loads may be chosen rarely, so they run late).
+Mutations the checker must refute: --mutate, the old rule next_cw = (cw + 1) % K ignoring L (at
+K = 3; at K = 2 the two rules agree); --no-pingpong, no turns but idle warpgroups still skipping
+(the kernel skips only with ping-pong on: a stale parity wait); --skip-no-turn, skipping
+warpgroups take no empty turns; --skip-all, a warpgroup whose rows see no key skips the whole walk
+(n_count + 1 empty turns): a stale wait on V when it goes on to a tile without turns while the
+walk's last V load is in flight (session 36's review found it; the kernel never skips the last
+block). Prints one line per K; exit 0 if every run passed, else 1.
 """
 import argparse
 import itertools
@@ -51,92 +57,108 @@ import random
 import sys
 
 S = 2              # K/V ring stages
-INTERLEAVINGS = 6  # random interleavings per tile sequence
-SKIP_NO_TURN = False  # --skip-no-turn: a mutation (skipping warpgroups take no empty turns)
+INTERLEAVINGS = 8  # random interleavings per tile sequence
 
 
-def program(cw, K, tiles, mutate, pingpong):
+class Rules:
+    mutate = False        # next_cw = (cw + 1) % K
+    pingpong = True
+    skip = True
+    skip_no_turn = False  # mutation: no empty turns
+    skip_all = False      # mutation: a warpgroup may skip the walk's last block too
+    fifo = False          # loads land in issue order
+
+
+def program(cw, K, tiles, R):
     """Warpgroup cw's operations: (op, arg, tile index); op 'sync' | 'arrive' (arg: named barrier),
-    'kwait' (wait k_full for use arg) or 'krel' (arrive on k_empty for use arg)."""
+    'wait' (arg: (ring, use): wait on its full barrier) or 'rel' (arrive on its empty barrier)."""
     ops = []
-    if pingpong and K > 1 and cw == K - 1:
+    if R.pingpong and K > 1 and cw == K - 1:
         ops.append(("arrive", 1, -1))  # warpgroup 0 goes first
     u = 0
     for t, (n_count, live, skips) in enumerate(tiles):
-        turns = pingpong and live > 1
-        next_cw = (cw + 1) % K if mutate else (cw + 1 if cw + 1 < live else 0)
+        turns = R.pingpong and live > 1
+        next_cw = (cw + 1) % K if R.mutate else (cw + 1 if cw + 1 < live else 0)
         if cw >= live or n_count == 0:
             u += n_count  # idle: it0 += n_count
             continue
         skip = skips[cw] if turns else 0
+        n = n_count
         if skip > 0:
-            # Empty turns for the key blocks it skips (n_count + 1 when it skips them all), then
-            # the rest of the tile's blocks from use u + skip.
-            for _ in range(0 if SKIP_NO_TURN else skip if skip < n_count else n_count + 1):
+            empty = 0 if R.skip_no_turn else skip if skip < n else n + 1
+            for _ in range(empty):
                 ops.append(("sync", 1 + cw, t))
                 ops.append(("arrive", 1 + next_cw, t))
-            s = min(skip, n_count)
+            s = min(skip, n)
             u += s
-            n_count -= s
-            if n_count == 0:
+            n -= s
+            if n == 0:
                 continue
-        for i in range(n_count + 1):  # turn i: S_i (i < n_count) and P V_{i-1}
+        for i in range(n + 1):  # turn i: S_i (i < n) and P V_{i-1}
             if turns:
                 ops.append(("sync", 1 + cw, t))
-            if i < n_count:
-                ops.append(("kwait", u + i, t))
+            if i < n:
+                ops.append(("wait", ("k", u + i), t))
+            if i > 0:
+                ops.append(("wait", ("v", u + i - 1), t))
             if turns:
                 ops.append(("arrive", 1 + next_cw, t))
-            if i < n_count:
-                ops.append(("krel", u + i, t))
-        u += n_count
-    if pingpong and K > 1 and cw == 0:
+            if i < n:
+                ops.append(("rel", ("k", u + i), t))
+            if i > 0:
+                ops.append(("rel", ("v", u + i - 1), t))
+        u += n
+    if R.pingpong and K > 1 and cw == 0:
         ops.append(("sync", 1, len(tiles)))  # the turn handed to warpgroup 0 last
     return ops
 
 
 def arrivals(K, live, skips, i):
-    """The producer's arrivals on k_empty for key block i of a tile: the idle warpgroups' and those
-    of the live ones that skip the block (skips[w] > i; only with turns, as the kernel)."""
+    """The producer's arrivals on an empty barrier for key block i of a tile: the idle warpgroups'
+    and those of the live ones that skip the block."""
     return K - live + sum(1 for w in range(live) if skips[w] > i)
 
 
 def producer(K, tiles):
-    """The producer's operations: 'pwait' (k_empty phase of use u - S), 'pidle' (K - L arrivals on
-    k_empty for use u), 'load' (k_full completes use u's phase)."""
+    """The producer's operations: per use and ring 'pwait' (the empty phase of use u - S), 'parr'
+    (its arrivals for the skipping warpgroups) and 'issue' (the load, landing later)."""
     ops = []
     u = 0
     for t, (n_count, live, skips) in enumerate(tiles):
         for i in range(n_count):
-            if u >= S:
-                ops.append(("pwait", u, t))
-            if arrivals(K, live, skips, i) > 0:
-                ops.append(("pidle", u, t))
-            ops.append(("load", u, t))
+            for r in ("k", "v"):
+                if u >= S:
+                    ops.append(("pwait", (r, u), t))
+                a = arrivals(K, live, skips, i)
+                if a > 0:
+                    ops.append(("parr", (r, u, a), t))
+                ops.append(("issue", (r, u), t))
             u += 1
     return ops
 
 
-def simulate(K, tiles, mutate, pingpong, rng):
+def simulate(K, tiles, R, rng):
     """One random interleaving. Returns None if it passes, else (what went wrong, trace)."""
-    progs = [program(cw, K, tiles, mutate, pingpong) for cw in range(K)] + [producer(K, tiles)]
+    progs = [program(cw, K, tiles, R) for cw in range(K)] + [producer(K, tiles)]
     names = [f"wg{cw}" for cw in range(K)] + ["prod"]
     pc = [0] * (K + 1)
     pending = [0] * (K + 1)   # pending[b]: arrivals registered on named barrier b, not yet consumed
-    k_full = [0] * S          # completed phases
-    e_done = [0] * S          # k_empty: completed phases
-    e_arr = [0] * S           # k_empty: arrivals in the current phase
+    full = {r: [0] * S for r in "kv"}    # completed phases
+    e_done = {r: [0] * S for r in "kv"}  # empty barriers: completed phases
+    e_arr = {r: [0] * S for r in "kv"}   # ... arrivals in the current phase
+    inflight = []                        # loads issued, not landed
     slow = rng.choice([1.0, 0.3, 0.05])  # weight of the producer (a late producer, at times)
+    slow_tma = rng.choice([1.0, 0.3, 0.05])  # ... and of the loads landing
     trace = []
 
-    def empty_arrive(u, count, who):
+    def empty_arrive(r, u, count, who):
         s, p = u % S, u // S
-        if e_done[s] != p:
-            return f"{who} arrives on k_empty[{s}] for use {u} (phase {p}) with {e_done[s]} phases complete"
-        e_arr[s] += count
-        if e_arr[s] == K:
-            e_done[s] += 1
-            e_arr[s] = 0
+        if e_done[r][s] != p:
+            return f"{who} arrives on {r}_empty[{s}] for use {u} (phase {p}) with {e_done[r][s]} phases complete"
+        e_arr[r][s] += count
+        if e_arr[r][s] == K:
+            e_done[r][s] += 1
+            e_arr[r][s] = 0
         return None
 
     while True:
@@ -145,28 +167,40 @@ def simulate(K, tiles, mutate, pingpong, rng):
             if pc[a] >= len(progs[a]):
                 continue
             op, arg, t = progs[a][pc[a]]
-            if op == "kwait":
-                s, p = arg % S, arg // S
-                if k_full[s] < p:
-                    return (f"stale parity wait: {names[a]} waits on k_full[{s}] for phase {p} (use {arg}, "
-                            f"tile {t}) with {k_full[s]} phases complete", trace)
-                ready = k_full[s] >= p + 1
+            if op == "wait":
+                r, u = arg
+                s, p = u % S, u // S
+                if full[r][s] < p:
+                    return (f"stale parity wait: {names[a]} waits on {r}_full[{s}] for phase {p} (use {u}, "
+                            f"tile {t}) with {full[r][s]} phases complete", trace)
+                ready = full[r][s] >= p + 1
             elif op == "sync":
                 ready = pending[arg] > 0
             elif op == "pwait":
-                ready = e_done[arg % S] >= arg // S
+                r, u = arg
+                ready = e_done[r][u % S] >= u // S
             else:
                 ready = True
             if ready:
                 runnable.append(a)
+        if inflight:
+            runnable.append("tma")
         if not runnable:
             break
-        weights = [slow if a == K else 1.0 for a in runnable]
+        weights = [slow if a == K else slow_tma if a == "tma" else 1.0 for a in runnable]
         a = rng.choices(runnable, weights)[0]
+        if a == "tma":
+            r, u = inflight.pop(0 if R.fifo else rng.randrange(len(inflight)))
+            s, p = u % S, u // S
+            if full[r][s] != p:
+                return f"load {r}{u} lands on {r}_full[{s}] with {full[r][s]} phases complete", trace
+            full[r][s] += 1
+            trace.append(f"{r}{u} lands")
+            continue
         op, arg, t = progs[a][pc[a]]
         pc[a] += 1
         where = "start" if t < 0 else "end" if t == len(tiles) else f"tile {t}"
-        what = f"bar{arg}" if op in ("sync", "arrive") else f"u{arg}"
+        what = f"bar{arg}" if op in ("sync", "arrive") else "".join(map(str, arg[:2]))
         trace.append(f"{names[a]} {op} {what} ({where})")
         if op == "sync":
             pending[arg] -= 1
@@ -174,14 +208,12 @@ def simulate(K, tiles, mutate, pingpong, rng):
             pending[arg] += 1
             if pending[arg] > 1:
                 return f"double arrival on bar{arg}", trace
-        elif op in ("krel", "pidle"):
-            n_count, live, skips = tiles[t]
-            i = arg - sum(n for n, _, _ in tiles[:t])
-            bad = empty_arrive(arg, 1 if op == "krel" else arrivals(K, live, skips, i), names[a])
+        elif op in ("rel", "parr"):
+            bad = empty_arrive(arg[0], arg[1], 1 if op == "rel" else arg[2], names[a])
             if bad:
                 return bad, trace
-        elif op == "load":
-            k_full[arg % S] += 1
+        elif op == "issue":
+            inflight.append(arg)
     stuck = [f"{names[a]} at {progs[a][pc[a]][0]} {progs[a][pc[a]][1]}"
              for a in range(K + 1) if pc[a] < len(progs[a])]
     if stuck:
@@ -191,41 +223,43 @@ def simulate(K, tiles, mutate, pingpong, rng):
         return "arrivals left pending at the end: " + ", ".join(left), trace
     uses = sum(n for n, _, _ in tiles)
     want = [len(range(s, uses, S)) for s in range(S)]
-    if k_full != want or e_done != want or any(e_arr):
-        return f"ring not settled: k_full {k_full}, k_empty {e_done} + {e_arr}, uses {want}", trace
+    for r in "kv":
+        if full[r] != want or e_done[r] != want or any(e_arr[r]):
+            return f"{r} ring not settled: full {full[r]}, empty {e_done[r]} + {e_arr[r]}, uses {want}", trace
     return None
 
 
-def sequences(K, trials, rng, no_skip=False):
+def skip_counts(n, live, K, R, rng):
+    """fwd90_skip_blocks' counts as the kernel forms them: none without turns; for every live
+    warpgroup but the last, 0 .. n_count - 1 (0 .. n_count with --skip-all)."""
+    if not R.skip or not R.pingpong or live == 1 or n == 0:
+        return (0,) * K
+    top = n if R.skip_all else n - 1
+    return tuple(rng.randint(0, top) if w < live - 1 else 0 for w in range(K))
+
+
+def sequences(K, trials, R, rng):
     """Every sequence of up to 3 tiles with n_count 0..2 (twice, with random skip counts), then
     `trials` random ones."""
-    def skips(n, live, r):
-        # The kernel's skip counts (fwd90_skip_blocks): 0 .. n_count for every live warpgroup but
-        # the last (whose rows hold the tile's last row: it sees the first block), none without
-        # turns (live == 1) or with --no-skip.
-        if no_skip or live == 1:
-            return (0,) * K
-        return tuple(r.randint(0, n) if w < live - 1 else 0 for w in range(K))
-
     kinds = [(n, live) for n in range(3) for live in range(1, K + 1)]
     for length in range(1, 4):
         for seq in itertools.product(kinds, repeat=length):
             for _ in range(2):
-                yield [(n, live, skips(n, live, rng)) for n, live in seq]
+                yield [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
     for _ in range(trials):
         seq = [(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))]
-        yield [(n, live, skips(n, live, rng)) for n, live in seq]
+        yield [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
 
 
-def check(K, trials, mutate, pingpong, rng, no_skip=False):
+def check(K, trials, R, rng):
     runs = failures = 0
     first = None
     nseq = 0
-    for tiles in sequences(K, trials, rng, no_skip):
+    for tiles in sequences(K, trials, R, rng):
         nseq += 1
         for _ in range(INTERLEAVINGS):
             runs += 1
-            bad = simulate(K, tiles, mutate, pingpong, rng)
+            bad = simulate(K, tiles, R, rng)
             if bad is not None:
                 failures += 1
                 if first is None or len(bad[1]) < len(first[2]):  # keep the shortest
@@ -238,27 +272,29 @@ def main():
     ap.add_argument("--mutate", action="store_true", help="old rule: next_cw = (cw + 1) %% K")
     ap.add_argument("--no-pingpong", action="store_true", help="no turns (idle warpgroups still skip)")
     ap.add_argument("--no-skip", action="store_true", help="no warpgroup skips masked key blocks")
-    ap.add_argument("--skip-no-turn", action="store_true",
-                    help="mutation: skipping warpgroups take no empty turns (the checker must refute it)")
+    ap.add_argument("--skip-no-turn", action="store_true", help="mutation: skipping warpgroups take no empty turns")
+    ap.add_argument("--skip-all", action="store_true", help="mutation: a warpgroup may skip a whole walk")
+    ap.add_argument("--fifo", action="store_true", help="loads land in the order they were issued")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
     args = ap.parse_args()
-    global SKIP_NO_TURN
-    SKIP_NO_TURN = args.skip_no_turn
+    R = Rules()
+    R.mutate, R.pingpong, R.skip = args.mutate, not args.no_pingpong, not args.no_skip
+    R.skip_no_turn, R.skip_all, R.fifo = args.skip_no_turn, args.skip_all, args.fifo
     rng = random.Random(args.seed)
-    pingpong = not args.no_pingpong
     ok = True
     for K in (2, 3):
-        # (warpgroups skip masked key blocks only with turns: the kernel's rule, fwd_kernel.h)
-        nseq, runs, failures, first = check(K, args.trials, args.mutate, pingpong, rng, args.no_skip or not pingpong)
-        rule = ("old rule (mutated)" if args.mutate else "rule") + ("" if pingpong else ", ping-pong off") + (
-            ", skips without empty turns (mutated)" if args.skip_no_turn else ", no skips" if args.no_skip else "")
+        nseq, runs, failures, first = check(K, args.trials, R, rng)
+        rule = ", ".join(x for x, on in [("old rule (mutated)", R.mutate), ("ping-pong off", not R.pingpong),
+                                         ("no skips", not R.skip), ("skips without empty turns", R.skip_no_turn),
+                                         ("whole walks skipped", R.skip_all), ("loads in order", R.fifo)] if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
-        print(f"K={K} {rule}: {nseq} tile sequences x {INTERLEAVINGS} interleavings = {runs} runs: {verdict}")
+        print(f"K={K} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
+              f"interleavings = {runs} runs: {verdict}")
         if first is not None:
             ok = False
             tiles, what, trace = first
-            print(f"  counterexample: tiles (n_count, live) = {tiles}: {what}")
+            print(f"  counterexample: tiles (n_count, live, skips) = {tiles}: {what}")
             print("  trace: " + ("; ".join(trace) or "(none: the wait is the first operation of the run)"))
     return 0 if ok else 1
 

@@ -238,11 +238,12 @@ TEST(Sm90, SkipIdleSameBytes) {
 // (FLASHATTN_SM90_SKIP_MASKED=1) against computing them masked (=0): the same bytes of O and the
 // LSE. Causal with seqlen_q = seqlen_k (head_dim 256 on 64- and 80-key blocks: the first
 // warpgroup skips the diagonal's second block or most tiles' first; head_dim 64 on three
-// consumers: 192-row tiles on 128-key blocks, one or two warpgroups skip; 192 on 96 keys),
-// seqlen_q > seqlen_k (rows that see no key: warpgroups skip whole tiles' walks), a sliding window,
-// varlen, dropout (the extras kernel), and on three persistent CTAs (the ring's phases turning
-// over under the producer's arrivals for the skippers). The grid against the reference:
-// Sm90.VariantSkipMasked.
+// consumers: 192-row tiles on 128-key blocks, one or two warpgroups skip; 192 on 96 keys);
+// seqlen_q > seqlen_k (rows that see no key: warpgroups skip all of a walk but its last block);
+// a sliding window; varlen; dropout, softcap with ALiBi (the extras kernel); a window on both
+// sides; on three persistent CTAs and on one (the ring's phases turning over under the producer's
+// arrivals for the skippers), with one Q buffer, and with idle warpgroups computing padding rows.
+// The grid against the reference: Sm90.VariantSkipMasked.
 TEST(Sm90, SkipMaskedSameBytes) {
   REQUIRE_SM90();
   const char* env = "FLASHATTN_SM90_SKIP_MASKED";
@@ -298,9 +299,23 @@ TEST(Sm90, SkipMaskedSameBytes) {
     Spec dr = spec(256, 400, 400);
     dr.dropout = 0.1f;
     same(dr, "2", "alt");
+    Spec ex = spec(256, 500, 500);
+    ex.softcap = 30.0f;
+    ex.alibi = 1;
+    same(ex, "2", "alt");
+    Spec w2 = spec(256, 600, 300);  // rows before 280 see no key; the others a window of 71
+    w2.causal = false;
+    w2.window_left = 50;
+    w2.window_right = 20;
+    same(w2, "2", "alt");
   };
   all();
+  // Three persistent CTAs and one (every tile on one CTA: tiles whose first warpgroup sees no key
+  // followed by short ones without turns), one Q buffer, and idle warpgroups computing padding rows.
   with_env("FLASHATTN_SM90_PERSISTENT", "3", all);
+  with_env("FLASHATTN_SM90_PERSISTENT", "1", all);
+  with_env("FLASHATTN_SM90_Q_PREFETCH", "0", all);
+  with_env("FLASHATTN_SM90_SKIP_IDLE", "0", all);
   SKIP_IF_NONE_RAN(ran);
 }
 

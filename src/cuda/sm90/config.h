@@ -85,16 +85,18 @@ FA_HD constexpr int fwd90_live_consumers(int consumers, int rows, bool skip) {
 
 // Key blocks a consumer warpgroup skips at the start of a tile's walk (which runs from key block
 // n_hi - 1 down: the causal diagonal first): those past every key its rows see (keys [key_lo,
-// key_hi) by Mask::key_range of its rows; all n_count blocks when they see none). The tile's n_hi
-// comes from its last row's keys, so its last live warpgroup skips none. A warpgroup skips only
-// with the ping-pong turns (fwd_kernel.h: it takes an empty turn a skipped block, and the producer
-// arrives on the blocks' K/V stages for it, as for idle warpgroups): e.g. with 64-key blocks under a
-// causal mask the first warpgroup of a 128-row tile never sees the diagonal's second block, with 80
-// keys mostly not, and of a 192-row tile on 128-key blocks the first one or two see only one of two.
+// key_hi) by Mask::key_range of its rows), but never the walk's last block (rows that see no key
+// at all compute it, masked: a warpgroup that skipped a whole walk could go on to a tile without
+// turns and wait by parity on a stage whose last V load of this walk had not landed; session 36's
+// review). The tile's n_hi comes from its last row's keys, so its last live warpgroup skips none.
+// A warpgroup skips only with the ping-pong turns (fwd_kernel.h: it takes an empty turn a skipped
+// block, and the producer arrives on the blocks' K/V stages for it, as for idle warpgroups): e.g.
+// with 64-key blocks under a causal mask the first warpgroup of a 128-row tile never sees the
+// diagonal's second block, with 80 keys mostly not, and of a 192-row tile on 128-key blocks the
+// first one or two see only one of two.
 FA_HD constexpr int fwd90_skip_blocks(int n_hi, int n_count, int key_lo, int key_hi, int block_n) {
-  if (key_hi <= key_lo) return n_count;
-  const int s = n_hi - (key_hi + block_n - 1) / block_n;
-  return s < 0 ? 0 : s > n_count ? n_count : s;
+  const int s = key_hi <= key_lo ? n_count : n_hi - (key_hi + block_n - 1) / block_n;
+  return s < 0 ? 0 : s > n_count - 1 ? (n_count > 0 ? n_count - 1 : 0) : s;
 }
 // TileInfo90::skip holds warpgroup cw's count in bits 10 cw .. 10 cw + 9 (a count past 1023 is
 // stored as 0: those blocks are computed, masked, as without the skip).

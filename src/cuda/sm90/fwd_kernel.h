@@ -775,19 +775,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       n_count = 0;
     }
     // Key blocks this warpgroup's rows do not see at the walk's start (0 without turns or for idle
-    // warpgroups: the producer's rule): an empty turn each (n_count + 1 when it skips them all),
-    // so the turns keep their order, then the rest of the walk; the producer arrives on their
-    // stages for it. A later parity wait on such a stage comes in a turn after the last live
-    // warpgroup's turn that waited on the skipped phase (tools/pingpong_model.py checks it).
+    // warpgroups: the producer's rule; never the walk's last, so skip < n_count): an empty turn
+    // each, so the turns keep their order, then the rest of the walk; the producer arrives on
+    // their stages for it. Its later parity waits on such a stage come in its own turns after the
+    // last live warpgroup's turns that waited on the skipped phases (tools/pingpong_model.py
+    // checks it with K and V and loads landing in any order).
     if (const int skip = fwd90_skip_of(r.skip, cw); skip > 0) {
-      for (int j = skip < n_count ? skip : n_count + 1; j > 0; --j) {
+      for (int j = 0; j < skip; ++j) {
         my_turn();
         hand_over();
       }
-      const int s = skip < n_count ? skip : n_count;
-      it0 += s;
-      n_hi -= s;
-      n_count -= s;
+      it0 += skip;
+      n_hi -= skip;
+      n_count -= skip;
     }
     if constexpr (kExtras) {
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[r.b * p.alibi_batch_stride + r.h] : 0.0f;

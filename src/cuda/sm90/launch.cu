@@ -155,9 +155,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // Three consumer warpgroups (192-row tiles) where the tier has them (head_dim 64): +5-10% at
   // 2k-8k, causal or not, for the plain kernel (measured). Causal up to 1024 queries keeps two
   // without the skip below (128-row tiles: less of the tile above the diagonal and in the last
-  // block's padding; session 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score modifiers, dropout) keeps two by
-  // default: at 160 registers a consumer it spills, at 240 it does not.
-  // FLASHATTN_SM90_CONSUMERS=3 / =2 forces three / two for both.
+  // block's padding; session 15: 512 +6%, 1k +8%, but 2k -6%). The extras kernel (score
+  // modifiers, dropout) keeps two by default: at 160 registers a consumer it spills, at 240 it
+  // does not. FLASHATTN_SM90_CONSUMERS=3 / =2 forces three / two for both.
+  //
   // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
   // (config.h fwd90_skip_blocks: causal tiles whose first warpgroups' rows end before the first
   // block's keys; with ping-pong only). Session 36 (H100, 3 rounds, TFLOP/s on / off): head_dim
@@ -168,8 +169,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes
-  // three too (session 36: causal 512 223 against two's 213, 1k 308 / 292).
-  const bool short_causal = p.causal && p.max_seqlen_q <= 1024 && !(P.skip_masked && P.pingpong);
+  // three too (session 36: causal 512 223 against two's 213, 1k 308 / 292), from 129 queries (up
+  // to 128 one 128-row tile holds them all, and packed GQA tiles skip nothing).
+  const bool short_causal =
+      p.causal && p.max_seqlen_q <= 1024 && !(P.skip_masked && P.pingpong && p.max_seqlen_q > 128);
   P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
                       : consumers != nullptr && consumers[0] == '2' ? 0
                                                                     : int(sm90::fwd90_plain(P.p) && !short_causal);

@@ -326,6 +326,30 @@ TEST(Sm90, VariantThreeConsumers) {
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_CONSUMERS", "3"}, {"FLASHATTN_SM90_PERSISTENT", "1"}}));
 }
 
+// The epilogue's normalizer and LSE by rcp.approx / lg2.approx (FLASHATTN_SM90_FAST_FINISH=1) over
+// the variants' problems against the reference (the GPU's LSE rule: 1e-4 relative), rows that see
+// no key included (SkipMaskedSameBytes' shapes through Options' windows).
+TEST(Sm90, VariantFastFinish) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_FAST_FINISH", "1"}}));
+  int ran = 0;
+  with_env("FLASHATTN_SM90_FAST_FINISH", "1", [&] {
+    for (int d : {64, 256}) {
+      Spec s;
+      s.head_dim = d;
+      s.seqlen_q = 517;
+      s.seqlen_k = 187;  // rows before 330 see no key
+      s.heads = 4;
+      s.heads_kv = 2;
+      s.causal = true;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(6100 + d);
+      ran += check_sm90_if_built(s);
+    }
+  });
+  SKIP_IF_NONE_RAN(ran);
+}
+
 // The skip of masked key blocks (FLASHATTN_SM90_SKIP_MASKED=1) over the variants' problems against
 // the reference, also with three consumers and on three persistent CTAs.
 TEST(Sm90, VariantSkipMasked) {

@@ -71,6 +71,10 @@ struct FwdParams90 {
   // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
   // (config.h fwd90_skip_blocks; only with ping-pong).
   int skip_masked = 0;
+  // The epilogue's row normalizer and LSE by rcp.approx and lg2.approx (two MUFU instructions a
+  // row) instead of the shared semantics' IEEE division and logf (~90 instructions a thread a
+  // tile). FLASHATTN_SM90_FAST_FINISH=1; off until measured.
+  int fast_finish = 0;
   // Skip O's rescale where no row of the warp got a new maximum (every alpha exactly 1: the
   // product would be O unchanged, so the result is bit-identical). FLASHATTN_SM90_SKIP_RESCALE=1;
   // off: session 13 measured no gain beyond the run-to-run spread (bench/NOTES.md).
@@ -604,7 +608,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int hf = 0; hf < 2; ++hf) {
       const float total = prim::quad_sum(row_sum[hf]);
       float inv;
-      semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &fin.lse[hf]);
+      if (P.fast_finish) {
+        // (a row that sees a key has total >= 1 and a finite maximum; else O = 0, LSE = -inf)
+        const bool any = total > 0.0f;
+        inv = any ? prim::rcp_approx(total) : 0.0f;
+        fin.lse[hf] = any ? (row_max[hf] + prim::log2_approx(total)) * kLn2 : -INFINITY;
+      } else {
+        semantics::softmax_finalize(row_max[hf] * kLn2, total, &inv, &fin.lse[hf]);
+      }
       const float f = inv * keep_scale;
 #pragma unroll
       for (int ct = 0; ct < kDv / 8; ++ct)

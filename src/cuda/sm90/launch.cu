@@ -166,6 +166,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (three consumers) 420 / 406; 128 even (128-row tiles on 128-key blocks: nothing to skip).
   // FLASHATTN_SM90_SKIP_MASKED=0 computes those blocks masked.
   P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", true);
+  // The epilogue's normalizer and LSE by rcp.approx / lg2.approx (fwd_kernel.h finish): off until
+  // measured; FLASHATTN_SM90_FAST_FINISH=1 turns it on.
+  P.fast_finish = sm90::env_choice("FLASHATTN_SM90_FAST_FINISH", false);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes

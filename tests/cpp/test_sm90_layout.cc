@@ -230,6 +230,20 @@ TEST(Sm90Layout, SkipMaskedBlocks) {
         for (int w = 0; w + 1 < live; ++w) want += fwd90_skip_of(field, w) > i ? 1 : 0;
         ASSERT_EQ(fwd90_skippers(field, i, k), want);
       }
+      // With idle warpgroups computing padding rows (FLASHATTN_SM90_SKIP_IDLE=0) every warpgroup
+      // but the last is asked, its 64 rows unclipped: the rows past the tile's see more keys (a
+      // smaller count), and the skipped blocks stay invisible to its rows of the tile.
+      for (int w = 0; w + 1 < k; ++w) {
+        const int r0 = m0 + 64 * w;
+        int lo, hi;
+        mask.key_range(r0, r0 + 64, &lo, &hi);
+        const int s = fwd90_skip_blocks(n_hi, n_count, lo, hi, bn);
+        ASSERT_LE(s, n_count > 0 ? n_count - 1 : 0);
+        for (int i = 0; i < s; ++i)
+          for (int r = r0; r < std::min(r0 + 64, m0 + rows); ++r)
+            for (int j = (n_hi - 1 - i) * bn; j < (n_hi - i) * bn; ++j)
+              ASSERT_FALSE(mask.visible(r, j)) << "padding rows: skipped block " << n_hi - 1 - i;
+      }
     }
   }
   EXPECT_GT(skipped, 0);

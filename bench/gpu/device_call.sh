@@ -13,7 +13,8 @@
 #              config.h, fwd_kernel.h, launch.cu of src/cuda/sm90 at the old commit; BASE_SUBDIR
 #              where they go, default src/cuda/sm90): this tree with them overlaid, built in
 #              /tmp/base (flashattn_gpu_bench only), runs as the A/B variant "main"
-#   VARIANTS   extra bench/gpu/sm90_variants.py variants after "new:" (e.g. "noidle:FLASHATTN_SM90_SKIP_IDLE=0")
+#   VARIANTS   extra bench/gpu/sm90_variants.py variants after "new:", ";" between variants and "," between
+#              a variant's settings (e.g. "noidle:FLASHATTN_SM90_SKIP_IDLE=0;c2:A=1,B=0"; a space would join them)
 #   SHAPES     the A/B's shapes (default: 15 forward shapes, 512-8k); ROUNDS (default 3); PASS (fwd/bwd)
 #   AB         0: no A/B
 #   SAN        1: compute-sanitizer memcheck, racecheck, synccheck, and racecheck with 3 persistent CTAs

@@ -178,7 +178,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
       p.causal && p.max_seqlen_q <= 1024 && !(P.skip_masked && P.pingpong && p.max_seqlen_q > 128);
   P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
                       : consumers != nullptr && consumers[0] == '2' ? 0
-                                                                    : int(sm90::fwd90_plain(P.p) && !short_causal);
+                                                                    : int(plain && !short_causal);
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);

@@ -156,7 +156,8 @@ TEST(Sm90, VariantSkipRescale) {
 
 // Every measured default turned off: one CTA a tile, two consumers, direct 4-byte stores, no
 // packing, dropout on the kernel with extras, one Q buffer, no stream-K tail, the tiers' default
-// key blocks, idle warpgroups computing padding rows, masked key blocks computed.
+// key blocks, idle warpgroups computing padding rows, masked key blocks computed, the epilogue's
+// IEEE normalizer and logf.
 TEST(Sm90, VariantDefaultsOff) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PERSISTENT", "0"}, {"FLASHATTN_SM90_CONSUMERS", "2"},
@@ -164,7 +165,7 @@ TEST(Sm90, VariantDefaultsOff) {
                                   {"FLASHATTN_SM90_FWD_DROP", "0"}, {"FLASHATTN_SM90_OUT_VEC16", "0"},
                                   {"FLASHATTN_SM90_Q_PREFETCH", "0"}, {"FLASHATTN_SM90_STREAMK", "0"},
                                   {"FLASHATTN_SM90_BLOCKN", "default"}, {"FLASHATTN_SM90_SKIP_IDLE", "0"},
-                                  {"FLASHATTN_SM90_SKIP_MASKED", "0"}}));
+                                  {"FLASHATTN_SM90_SKIP_MASKED", "0"}, {"FLASHATTN_SM90_FAST_FINISH", "0"}}));
 }
 
 // Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob
@@ -336,6 +337,7 @@ TEST(Sm90, VariantFastFinish) {
   with_env("FLASHATTN_SM90_FAST_FINISH", "1", [&] {
     for (int d : {64, 256}) {
       Spec s;
+      s.dtype = d == 64 ? DType::BFloat16 : DType::Float16;
       s.head_dim = d;
       s.seqlen_q = 517;
       s.seqlen_k = 187;  // rows before 330 see no key

@@ -128,7 +128,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // keys: 8k 706 / 695, 16k 707 / 698; 4k 672 / 678, and -2 to -8% below 4k in sessions 25-26);
   // 64 keys at head_dim 256 for the causal plain kernel up to 1024 queries (session 35, H100, 3
   // rounds, TFLOP/s 64 / 80 keys: causal 512 278 / 271, 1k 435 / 429; 2k 553 / 559, 4k 618 / 649,
-  // non-causal 1k 601 / 643: at short causal tiles less of a masked diagonal block is wasted work).
+  // non-causal 1k 601 / 643: at short causal tiles less of a masked diagonal block is wasted work;
+  // with the skip of masked blocks below, session 37: 1k 435 / 435); 64 keys at head_dim 192 for
+  // the causal plain kernel up to 512 queries (session 37, H100, 3 rounds, with the skip, TFLOP/s
+  // 64 / 96 keys: causal 512 289 / 269; 1k 419 / 427, 2k 497 / 514).
   // FLASHATTN_SM90_BLOCKN=alt / =default forces either; FLASHATTN_SM90_PINGPONG=0: no ping-pong
   // between the consumers (comparisons).
   const char* alt = std::getenv("FLASHATTN_SM90_BLOCKN");
@@ -136,7 +139,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.alt = alt != nullptr ? alt[0] == 'a'
                          : (kernel.head_dim == 128 && plain && !p.causal && !p.varlen && P.p.window_left < 0 &&
                             P.p.window_right < 0 && p.max_seqlen_k >= 8192) ||
-                               (kernel.head_dim == 256 && plain && p.causal && p.max_seqlen_q <= 1024);
+                               (kernel.head_dim == 256 && plain && p.causal && p.max_seqlen_q <= 1024) ||
+                               (kernel.head_dim == 192 && plain && p.causal && p.max_seqlen_q <= 512);
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
   P.pingpong = !(pp != nullptr && pp[0] == '0');
   P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", false);  // (no gain measured: session 13)
@@ -166,9 +170,12 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (three consumers) 420 / 406; 128 even (128-row tiles on 128-key blocks: nothing to skip).
   // FLASHATTN_SM90_SKIP_MASKED=0 computes those blocks masked.
   P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", true);
-  // The epilogue's normalizer and LSE by rcp.approx / lg2.approx (fwd_kernel.h finish): off until
-  // measured; FLASHATTN_SM90_FAST_FINISH=1 turns it on.
-  P.fast_finish = sm90::env_choice("FLASHATTN_SM90_FAST_FINISH", false);
+  // The epilogue's normalizer and LSE by rcp.approx / lg2.approx (fwd_kernel.h finish; relative
+  // error 2^-22, inside the LSE rule) instead of the IEEE division and logf, ~90 instructions a
+  // thread off a tile's fixed path. Session 37 (H100, 3 rounds, TFLOP/s on / off): head_dim 64
+  // causal 512 230 / 225, non-causal 1k 439 / 432; head_dim 128 512 487 / 483; 8k even.
+  // FLASHATTN_SM90_FAST_FINISH=0 takes the shared semantics' softmax_finalize.
+  P.fast_finish = sm90::env_choice("FLASHATTN_SM90_FAST_FINISH", true);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes

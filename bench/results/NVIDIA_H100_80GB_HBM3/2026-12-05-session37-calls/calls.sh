@@ -1,0 +1,7 @@
+# Session 37's device calls (run from the repository root on the GPU machine, carry .deps/googletest)
+# Call 1 (e8bf2a2):
+export COMMIT=e8bf2a2; SAN=1 TABLE=1 AB=1 SHAPES="192,512,1;192,1024,1;192,2048,1;256,1024,1;64,512,1;64,1024,0;128,512,0;128,8192,0" \
+  VARIANTS="alt:FLASHATTN_SM90_BLOCKN=alt;ff:FLASHATTN_SM90_FAST_FINISH=1" BUDGET=570 bash bench/gpu/device_call.sh
+# Call 2 (fb38239; carry _ab37 too: _ab37/base/config.h is config.h with d128's alternative key block at 64):
+export COMMIT=fb38239; SAN=1 TABLE=0 AB=1 BASE=_ab37/base SHAPES="128,512,1;128,1024,1;128,2048,1;192,512,1;64,512,1;64,1024,1" \
+  VARIANTS="m64:BENCH=/tmp/base/b/bin/flashattn_gpu_bench,FLASHATTN_SM90_BLOCKN=alt;nff:FLASHATTN_SM90_FAST_FINISH=0" BUDGET=480 bash bench/gpu/device_call.sh

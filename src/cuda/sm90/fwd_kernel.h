@@ -464,6 +464,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // updated; alpha: the factor O must be rescaled by before P_i V_i is added. all_lo, all_hi:
   // the keys every row of the tile sees (Mask::common_key_range, set per tile).
   int all_lo = 0, all_hi = 0;
+  // This thread's two rows' visible keys (Mask::key_range of one row) less 2 tq, set per tile
+  // where a key block of its walk is cut: the key ranges' 64-bit arithmetic and the packed rows'
+  // division once a tile instead of once a masked block (-80 instructions a masked block at head_dim
+  // 64 and 128). Not at head_dim 256 nor in the three-consumer extras kernel: their four registers
+  // would spill there (tools/sass_report.py), so those compute them in the masked block.
+  constexpr bool kTileRanges = kD <= 192 && !(C::kConsumers == 3 && kExtras);
+  int vis_lo[2] = {0, 0}, vis_hi[2] = {0, 0};
+  auto row_ranges = [&](int (&lo)[2], int (&hi)[2]) {
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const int i = q_of(hf);
+      mask.key_range(i, i + 1, &lo[hf], &hi[hf]);
+      lo[hf] -= 2 * tq;
+      hi[hf] -= 2 * tq;
+    }
+  };
   auto softmax = [&](int i, float (&s)[kNS], float (&alpha)[2]) {
     const int n0 = (n_hi - 1 - i) * kBlockN;
     // Without extras the scores stay raw dots until the exponent: the max is taken over raw
@@ -494,13 +510,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (n0 < all_lo || n0 + kBlockN > all_hi) {
       using Bits = decltype(fwd90_visible_bits<kNS / 2>(0, 0));
       Bits visible[2];
-#pragma unroll
-      for (int hf = 0; hf < 2; ++hf) {
-        const int i = q_of(hf);
-        int lo, hi;
-        mask.key_range(i, i + 1, &lo, &hi);
-        visible[hf] = fwd90_visible_bits<kNS / 2>(lo - n0 - 2 * tq, hi - n0 - 2 * tq);
+      int lo[2], hi[2];
+      if constexpr (kTileRanges) {
+        lo[0] = vis_lo[0], lo[1] = vis_lo[1], hi[0] = vis_hi[0], hi[1] = vis_hi[1];
+      } else {
+        row_ranges(lo, hi);
       }
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) visible[hf] = fwd90_visible_bits<kNS / 2>(lo[hf] - n0, hi[hf] - n0);
 #pragma unroll
       for (int j = 0; j < kNS; ++j)
         if (!((visible[(j % 4) / 2] >> (2 * (j / 4) + j % 2)) & 1u)) s[j] = -INFINITY;
@@ -799,6 +816,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       it0 += skip;
       n_hi -= skip;
       n_count -= skip;
+    }
+    if constexpr (kTileRanges) {
+      if ((n_hi - n_count) * kBlockN < all_lo || n_hi * kBlockN > all_hi) row_ranges(vis_lo, vis_hi);
     }
     if constexpr (kExtras) {
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[r.b * p.alibi_batch_stride + r.h] : 0.0f;

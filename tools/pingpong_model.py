@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
-[--fifo] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--fifo] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -21,7 +21,7 @@ it takes skip[cw] empty turns (a sync then an arrive) and n_count - skip[cw] + 1
 of the walk, each a sync on barrier 1 + cw then an arrive on barrier 1 + next_cw (both only if
 turns). After the last tile warpgroup 0 syncs on barrier 1 once (with ping-pong on).
 
-Rings. S = 2 stages each for K and V; key blocks get global use indices u = 0, 1, ... over the
+Rings. S = 2 stages each for K and V (--stages: 3 or 4, as head_dim 64's kernels have); key blocks get global use indices u = 0, 1, ... over the
 tile sequence; use u takes stage s = u % S, phase p = u // S. full[s] counts its completed phases;
 empty[s] counts arrivals in its current phase and completes a phase at K arrivals (one per
 consumer warpgroup). The producer, per use u and per ring (K, then V): waits until empty[s] has
@@ -56,7 +56,7 @@ import itertools
 import random
 import sys
 
-S = 2              # K/V ring stages
+S = 2              # K/V ring stages (--stages)
 INTERLEAVINGS = 8  # random interleavings per tile sequence
 
 
@@ -275,9 +275,12 @@ def main():
     ap.add_argument("--skip-no-turn", action="store_true", help="mutation: skipping warpgroups take no empty turns")
     ap.add_argument("--skip-all", action="store_true", help="mutation: a warpgroup may skip a whole walk")
     ap.add_argument("--fifo", action="store_true", help="loads land in the order they were issued")
+    ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
     args = ap.parse_args()
+    global S
+    S = args.stages
     R = Rules()
     R.mutate, R.pingpong, R.skip = args.mutate, not args.no_pingpong, not args.no_skip
     R.skip_no_turn, R.skip_all, R.fifo = args.skip_no_turn, args.skip_all, args.fifo
@@ -289,7 +292,7 @@ def main():
                                          ("no skips", not R.skip), ("skips without empty turns", R.skip_no_turn),
                                          ("whole walks skipped", R.skip_all), ("loads in order", R.fifo)] if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
-        print(f"K={K} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
+        print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
               f"interleavings = {runs} runs: {verdict}")
         if first is not None:
             ok = False

@@ -167,6 +167,21 @@ TEST(Sm90Layout, SharedMemoryFitsHopper) {
   EXPECT_EQ(Fwd90ConfigFor<128>::kQBuffers, 2);
   EXPECT_EQ((Fwd90ConfigFor<64, false, 64, 3>::kQBuffers), 2);
   EXPECT_EQ((Fwd90ConfigFor<192, true, 128>::kQBuffers), 2);
+  // The ring's depth (config.h fwd90_stages): head_dim 64 four stages on 128-key blocks, three on
+  // 192, with both Q buffers and the O tile kept; the other tiers two.
+  EXPECT_EQ(Fwd90ConfigFor<64>::kStages, 4);
+  EXPECT_EQ((Fwd90ConfigFor<64, false, 64, 3>::kStages), 4);
+  EXPECT_EQ((Fwd90ConfigFor<64, true>::kStages), 3);
+  EXPECT_TRUE((Fwd90ConfigFor<64>::kRoomy && Fwd90ConfigFor<64, false, 64, 3>::kRoomy && Fwd90ConfigFor<64, true>::kRoomy));
+  EXPECT_EQ(Fwd90ConfigFor<96>::kStages, 2);
+  EXPECT_EQ(Fwd90ConfigFor<128>::kStages, 2);
+  EXPECT_EQ((Fwd90ConfigFor<128, true>::kStages), 2);
+  EXPECT_EQ(Fwd90ConfigFor<192>::kStages, 2);
+  EXPECT_EQ((Fwd90ConfigFor<192, false, 128>::kStages), 2);
+  EXPECT_EQ(Fwd90ConfigFor<256>::kStages, 2);
+  EXPECT_EQ((Fwd90ConfigFor<256, true>::kStages), 2);
+  EXPECT_LE((Fwd90ConfigFor<64, true>::kSmemBytes + kRing), 232448);
+  EXPECT_LE(Fwd90ConfigFor<64>::kSmemBytes + kRing, 232448);
 }
 
 // Consumer warpgroups with a query row in a tile (config.h fwd90_live_consumers): 64 rows each

@@ -41,6 +41,8 @@ struct Fwd90Config {
   // producer loads the next tile's Q while this one runs (with one, it waits for the tile's last
   // S; at seqlen 512 its load from DRAM then outlasted the tile's end, session 22's trace).
   static constexpr int kQBuffers = 2 * kBytesQ + kBytesRing + (kStoreO ? kBytesO : 0) + kBarBytes <= kBudget ? 2 : 1;
+  // Both Q buffers and the O tile fit beside the ring (fwd90_stages deepens the ring only so far).
+  static constexpr bool kRoomy = kStoreO && kQBuffers == 2;
   static constexpr int kOffK = kQBuffers * kBytesQ, kOffV = kOffK + kStages * kBytesK;
   static constexpr int kOffO = kOffV + kStages * kBytesV;
   static constexpr int kOffBar = kOffO + (kStoreO ? kBytesO : 0);
@@ -52,7 +54,8 @@ struct Fwd90Config {
   // head_dim 96 and 192 end in half a panel: TMA reads its columns past head_dim as zeros.
   static_assert(kD % 32 == 0 && kD <= 256 && kDv % 32 == 0 && kDv <= kD, "wgmma N = head_dim_v (a multiple of 32)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma N = kBlockN for S");
-  static_assert(kSmemBytes <= kBudget, "Hopper's shared memory per block");
+  // (kSmemBytes <= kBudget: asserted where a configuration is launched, launch.h, so that
+  // fwd90_stages below may look at deeper rings that do not fit.)
   static_assert(kConsumers == 2 || kConsumers == 3, "two or three consumer warpgroups");
   static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= 65536, "the register file");
 };
@@ -122,8 +125,20 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
 // Consumer warpgroups: 2; 3 (192-row tiles) at head_dim 64 (the default since session 5's
 // measurement, +5-10%; FLASHATTN_SM90_CONSUMERS=2 keeps two).
 constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
+// K/V ring stages: the most, up to four, that leave room for both Q buffers and the O tile, else
+// two: head_dim 64 four on 128-key blocks (two or three consumers), three on 192; the other tiers
+// two. Deeper rings let the producer load a tile's first key blocks while the last tile's walk
+// still holds its stages (session 37's profile of head_dim 64 512 causal: 10.5% of the warps'
+// samples in the wait for the first K block of a tile, two stages).
+template <int kD, int kBlockN, int kDv, int kConsumers>
+constexpr int fwd90_stages() {
+  if (Fwd90Config<kD, kBlockN, 4, kDv, kConsumers>::kRoomy) return 4;
+  if (Fwd90Config<kD, kBlockN, 3, kDv, kConsumers>::kRoomy) return 3;
+  return 2;
+}
 template <int kD, bool kAlt = false, int kDv = kD, int kConsumers = 2>
-using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt), 2, kDv, kConsumers>;
+using Fwd90ConfigFor = Fwd90Config<kD, fwd90_block_n(kD, kAlt),
+                                   fwd90_stages<kD, fwd90_block_n(kD, kAlt), kDv, kConsumers>(), kDv, kConsumers>;
 
 // The forward's mask of a key block it cuts (fwd_kernel.h softmax): a consumer thread (quad lane
 // tq) holds kBits = kBlockN / 4 columns of each of its rows, its k-th being column

@@ -11,6 +11,7 @@ namespace flashattn::cuda::sm90 {
 
 template <typename T, typename C, bool kExtras, bool kDrop = false>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
+  static_assert(C::kSmemBytes <= C::kBudget, "Hopper's shared memory per block");
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
     throw CudaError("flashattn: internal error: sm90 forward tensor maps built for a " + std::to_string(P.block_m) +
                     "x" + std::to_string(P.block_n) + " tile, configuration " + std::to_string(C::kBlockM) + "x" +

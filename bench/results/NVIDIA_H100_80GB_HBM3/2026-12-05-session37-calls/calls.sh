@@ -5,3 +5,7 @@ export COMMIT=e8bf2a2; SAN=1 TABLE=1 AB=1 SHAPES="192,512,1;192,1024,1;192,2048,
 # Call 2 (fb38239; carry _ab37 too: _ab37/base/config.h is config.h with d128's alternative key block at 64):
 export COMMIT=fb38239; SAN=1 TABLE=0 AB=1 BASE=_ab37/base SHAPES="128,512,1;128,1024,1;128,2048,1;192,512,1;64,512,1;64,1024,1" \
   VARIANTS="m64:BENCH=/tmp/base/b/bin/flashattn_gpu_bench,FLASHATTN_SM90_BLOCKN=alt;nff:FLASHATTN_SM90_FAST_FINISH=0" BUDGET=480 bash bench/gpu/device_call.sh
+export COMMIT=1c39a19
+SAN=1 TABLE=0 AB=1 BASE=_ab37/base3 BUDGET=400 SHAPES="64,512,1;64,1024,1;64,2048,1;128,512,1;128,1024,1;192,512,1;192,1024,1;96,1024,1;64,512,0;128,8192,1" bash bench/gpu/device_call.sh
+mkdir -p /tmp/r/prof && bash bench/gpu/profile_sass.sh build-gpu /tmp/r/prof 64 512 fwd 1 >/tmp/r/prof/log.txt 2>&1
+rm -f /tmp/r/prof/*.csv; (cd /tmp && tar czf $OUT/r.tgz r)

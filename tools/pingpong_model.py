@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
-[--fifo] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--fifo] [--s0-free] [--early-s0] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -67,6 +67,8 @@ class Rules:
     skip_no_turn = False  # mutation: no empty turns
     skip_all = False      # mutation: a warpgroup may skip the walk's last block too
     fifo = False          # loads land in issue order
+    s0_free = False       # mutation: a tile's S_0 outside the turns (one turn fewer a tile)
+    early_s0 = False      # S_0 before its turn where the warpgroup waited on the last S uses
 
 
 def program(cw, K, tiles, R):
@@ -76,16 +78,23 @@ def program(cw, K, tiles, R):
     if R.pingpong and K > 1 and cw == K - 1:
         ops.append(("arrive", 1, -1))  # warpgroup 0 goes first
     u = 0
+    run = 0  # --early-s0: the trailing uses (ending at u - 1) whose K and V this warpgroup waited on
     for t, (n_count, live, skips) in enumerate(tiles):
         turns = R.pingpong and live > 1
         next_cw = (cw + 1) % K if R.mutate else (cw + 1 if cw + 1 < live else 0)
         if cw >= live or n_count == 0:
             u += n_count  # idle: it0 += n_count
+            if n_count > 0:
+                run = 0
             continue
         skip = skips[cw] if turns else 0
         n = n_count
+        # --early-s0: S_0 issued (and its softmax done) before the S_0 turn, where this warpgroup
+        # waited on the ring's last S uses itself (so the stage's previous phase has completed).
+        early = R.early_s0 and turns and skip == 0 and run >= min(S, u)
         if skip > 0:
-            empty = 0 if R.skip_no_turn else skip if skip < n else n + 1
+            run = 0
+            empty = 0 if R.skip_no_turn else skip if skip < n else n + (0 if R.s0_free else 1)
             for _ in range(empty):
                 ops.append(("sync", 1 + cw, t))
                 ops.append(("arrive", 1 + next_cw, t))
@@ -94,20 +103,28 @@ def program(cw, K, tiles, R):
             n -= s
             if n == 0:
                 continue
+        if early:
+            ops.append(("wait", ("k", u), t))
+            ops.append(("rel", ("k", u), t))
         for i in range(n + 1):  # turn i: S_i (i < n) and P V_{i-1}
-            if turns:
+            in_turn = turns and not (R.s0_free and i == 0)  # --s0-free: S_0 outside the turns
+            if in_turn:
                 ops.append(("sync", 1 + cw, t))
+            if early and i == 0:  # (S_0 done above: an empty turn)
+                ops.append(("arrive", 1 + next_cw, t))
+                continue
             if i < n:
                 ops.append(("wait", ("k", u + i), t))
             if i > 0:
                 ops.append(("wait", ("v", u + i - 1), t))
-            if turns:
+            if in_turn:
                 ops.append(("arrive", 1 + next_cw, t))
             if i < n:
                 ops.append(("rel", ("k", u + i), t))
             if i > 0:
                 ops.append(("rel", ("v", u + i - 1), t))
         u += n
+        run += n
     if R.pingpong and K > 1 and cw == 0:
         ops.append(("sync", 1, len(tiles)))  # the turn handed to warpgroup 0 last
     return ops
@@ -275,6 +292,8 @@ def main():
     ap.add_argument("--skip-no-turn", action="store_true", help="mutation: skipping warpgroups take no empty turns")
     ap.add_argument("--skip-all", action="store_true", help="mutation: a warpgroup may skip a whole walk")
     ap.add_argument("--fifo", action="store_true", help="loads land in the order they were issued")
+    ap.add_argument("--s0-free", action="store_true", help="mutation: a tile's S_0 outside the turns (n_count turns a tile)")
+    ap.add_argument("--early-s0", action="store_true", help="S_0 before its (then empty) turn where safe (FLASHATTN_SM90_EARLY_S0)")
     ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
@@ -283,14 +302,16 @@ def main():
     S = args.stages
     R = Rules()
     R.mutate, R.pingpong, R.skip = args.mutate, not args.no_pingpong, not args.no_skip
-    R.skip_no_turn, R.skip_all, R.fifo = args.skip_no_turn, args.skip_all, args.fifo
+    R.skip_no_turn, R.skip_all, R.fifo, R.s0_free = args.skip_no_turn, args.skip_all, args.fifo, args.s0_free
+    R.early_s0 = args.early_s0
     rng = random.Random(args.seed)
     ok = True
     for K in (2, 3):
         nseq, runs, failures, first = check(K, args.trials, R, rng)
         rule = ", ".join(x for x, on in [("old rule (mutated)", R.mutate), ("ping-pong off", not R.pingpong),
                                          ("no skips", not R.skip), ("skips without empty turns", R.skip_no_turn),
-                                         ("whole walks skipped", R.skip_all), ("loads in order", R.fifo)] if on)
+                                         ("whole walks skipped", R.skip_all), ("loads in order", R.fifo),
+                                         ("S_0 outside the turns", R.s0_free), ("early S_0", R.early_s0)] if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
               f"interleavings = {runs} runs: {verdict}")

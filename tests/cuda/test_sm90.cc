@@ -244,10 +244,9 @@ TEST(Sm90, SkipIdleSameBytes) {
 // a sliding window; varlen; dropout, softcap with ALiBi (the extras kernel); a window on both
 // sides; on three persistent CTAs and on one (the ring's phases turning over under the producer's
 // arrivals for the skippers), with one Q buffer, and with idle warpgroups computing padding rows.
-// The grid against the reference: Sm90.VariantSkipMasked.
-TEST(Sm90, SkipMaskedSameBytes) {
-  REQUIRE_SM90();
-  const char* env = "FLASHATTN_SM90_SKIP_MASKED";
+// The grid against the reference: Sm90.VariantSkipMasked. expect_same_bytes_walks(env): the same
+// shapes and settings with another knob at 0 and 1 (Sm90.EarlyS0SameBytes).
+int expect_same_bytes_walks(const char* env) {
   int ran = 0;
   auto same = [&](Spec s, const char* consumers, const char* blockn) {
     s.heads = 4;
@@ -317,7 +316,25 @@ TEST(Sm90, SkipMaskedSameBytes) {
   with_env("FLASHATTN_SM90_PERSISTENT", "1", all);
   with_env("FLASHATTN_SM90_Q_PREFETCH", "0", all);
   with_env("FLASHATTN_SM90_SKIP_IDLE", "0", all);
-  SKIP_IF_NONE_RAN(ran);
+  return ran;
+}
+
+TEST(Sm90, SkipMaskedSameBytes) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_SKIP_MASKED"));
+}
+
+// A tile's S_0 and its softmax before the warpgroup's turn where safe (FLASHATTN_SM90_EARLY_S0=1):
+// the same bytes as in the turn, over the walks above (skipping and idle warpgroups, whose runs
+// the rule breaks, on one and three persistent CTAs), and the variants' grid against the reference.
+TEST(Sm90, EarlyS0SameBytes) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_EARLY_S0"));
+}
+TEST(Sm90, VariantEarlyS0) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_EARLY_S0", "1"}}));
+  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_EARLY_S0", "1"}, {"FLASHATTN_SM90_PERSISTENT", "3"}}));
 }
 
 // Three consumer warpgroups (head_dim 64; other tiers keep two) with three-way ping-pong, on a

@@ -73,8 +73,15 @@ struct FwdParams90 {
   int skip_masked = 0;
   // The epilogue's row normalizer and LSE by rcp.approx and lg2.approx (two MUFU instructions a
   // row) instead of the shared semantics' IEEE division and logf (~90 instructions a thread a
-  // tile). FLASHATTN_SM90_FAST_FINISH=1; off until measured.
+  // tile). FLASHATTN_SM90_FAST_FINISH=0 turns it off (launch.cu).
   int fast_finish = 0;
+  // A warpgroup issues its tile's first S (S_0) and computes its softmax before its S_0 turn
+  // (then an empty turn) where that is safe: it waited on the ring's last kStages uses itself, so
+  // the stage's previous phase has completed (tools/pingpong_model.py --early-s0; without the
+  // condition a warpgroup idle in the last tile would pass a stale parity wait). Session 37's
+  // profile of d64 512 causal: 10.5% of the samples in the S_0 turn's wait at the tile start.
+  // FLASHATTN_SM90_EARLY_S0=1; off until measured.
+  int early_s0 = 0;
   // Skip O's rescale where no row of the warp got a new maximum (every alpha exactly 1: the
   // product would be O unchanged, so the result is bit-identical). FLASHATTN_SM90_SKIP_RESCALE=1;
   // off: session 13 measured no gain beyond the run-to-run spread (bench/NOTES.md).
@@ -592,6 +599,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // two arrivals pending at a barrier).
   const bool pingpong = P.pingpong != 0;
   bool turns = pingpong;
+  // P.early_s0: the trailing key-block uses (ending at it0 - 1) whose K and V this warpgroup
+  // waited on itself (skipped or idle uses end the run), and whether this tile's S_0 goes early.
+  int run = 0;
+  bool early = false;
   int next_cw = 0;  // the warpgroup this one hands over to in the current tile
   auto my_turn = [&] {
     if (turns) FA_WAIT(0, named_bar_sync(1 + cw, 256));
@@ -800,6 +811,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     next_cw = cw + 1 < live ? cw + 1 : 0;
     if (idle) {
       it0 += n_count;
+      if (n_count > 0) run = 0;
       n_count = 0;
     }
     // Key blocks this warpgroup's rows do not see at the walk's start (0 without turns or for idle
@@ -808,7 +820,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // their stages for it. Its later parity waits on such a stage come in its own turns after the
     // last live warpgroup's turns that waited on the skipped phases (tools/pingpong_model.py
     // checks it with K and V and loads landing in any order).
-    if (const int skip = fwd90_skip_of(r.skip, cw); skip > 0) {
+    const int skip = fwd90_skip_of(r.skip, cw);
+    if (skip > 0) {
       for (int j = 0; j < skip; ++j) {
         my_turn();
         hand_over();
@@ -816,7 +829,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       it0 += skip;
       n_hi -= skip;
       n_count -= skip;
+      run = 0;
     }
+    early = P.early_s0 != 0 && turns && skip == 0 && run >= min(kStages, it0);
     if constexpr (kTileRanges) {
       if ((n_hi - n_count) * kBlockN < all_lo || n_hi * kBlockN > all_hi) row_ranges(vis_lo, vis_hi);
     }
@@ -834,9 +849,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (tid == 0) FA_TRACE(1 + cw, tile_no, 1);
 
     if (n_count > 0) {
-      my_turn();
+      if (!early) my_turn();
       issue_s(0, acc_s);
-      hand_over();
+      if (!early) hand_over();
       draw_keep(0);
       if (kDeferOut && pending) write_out();  // the last tile's, while S_0 runs
       pending = false;
@@ -847,6 +862,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       release_k(0);
       softmax(0, acc_s, alpha);  // O is still zero: no rescale needed
       pack_p(acc_s);
+      if (early) {  // the S_0 turn, empty
+        my_turn();
+        hand_over();
+      }
     } else if (kDeferOut) {
       if (pending) write_out();
       pending = false;
@@ -879,6 +898,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     }
     if (n_count == 0) mbar_arrive(q_empty + q_slot);  // every thread (else release_k did)
     it0 += n_count;
+    run = min(run + n_count, kStages);
     // No O here: an idle warpgroup's rows are none, a partial piece's rest is another CTA's.
     if (idle || role == StreamKPiece::kPartial) {
       if (!idle) save_partial();

@@ -176,6 +176,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // causal 512 230 / 225, non-causal 1k 439 / 432; head_dim 128 512 487 / 483; 8k even.
   // FLASHATTN_SM90_FAST_FINISH=0 takes the shared semantics' softmax_finalize.
   P.fast_finish = sm90::env_choice("FLASHATTN_SM90_FAST_FINISH", true);
+  // A tile's first S and its softmax before the warpgroup's S_0 turn where safe (fwd_kernel.h
+  // FwdParams90::early_s0): off until measured; FLASHATTN_SM90_EARLY_S0=1 turns it on.
+  P.early_s0 = sm90::env_choice("FLASHATTN_SM90_EARLY_S0", false);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes

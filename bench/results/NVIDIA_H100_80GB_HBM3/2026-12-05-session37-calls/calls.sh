@@ -9,3 +9,6 @@ export COMMIT=1c39a19
 SAN=1 TABLE=0 AB=1 BASE=_ab37/base3 BUDGET=400 SHAPES="64,512,1;64,1024,1;64,2048,1;128,512,1;128,1024,1;192,512,1;192,1024,1;96,1024,1;64,512,0;128,8192,1" bash bench/gpu/device_call.sh
 mkdir -p /tmp/r/prof && bash bench/gpu/profile_sass.sh build-gpu /tmp/r/prof 64 512 fwd 1 >/tmp/r/prof/log.txt 2>&1
 rm -f /tmp/r/prof/*.csv; (cd /tmp && tar czf $OUT/r.tgz r)
+# Call 4: the four-stage ring at head_dim 64 against 1c39a19's config.h (carry _ab37)
+export COMMIT=14d6685
+SAN=1 TABLE=0 AB=1 BASE=_ab37/base4 BUDGET=420 SHAPES="64,512,1;64,1024,1;64,2048,1;64,8192,1;64,512,0;64,1024,0;64,2048,0;64,8192,0;64,16384,0;128,512,1" bash bench/gpu/device_call.sh

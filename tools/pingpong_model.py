@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
-[--fifo] [--s0-free] [--early-s0] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -49,7 +49,12 @@ K = 3; at K = 2 the two rules agree); --no-pingpong, no turns but idle warpgroup
 warpgroups take no empty turns; --skip-all, a warpgroup whose rows see no key skips the whole walk
 (n_count + 1 empty turns): a stale wait on V when it goes on to a tile without turns while the
 walk's last V load is in flight (session 36's review found it; the kernel never skips the last
-block). Prints one line per K; exit 0 if every run passed, else 1.
+block); --s0-free, a tile's S_0 outside the turns (one turn fewer a tile): a warpgroup idle in the
+tile before passes a stale parity wait on k_full (session 37); --last-pv-free, a tile's last P V
+outside the turns: a stale wait on v_full after a skip (rarer: ~14 of 28,128 runs at K = 2).
+Variants it must pass: --early-s0 (FLASHATTN_SM90_EARLY_S0's rule: S_0 and its softmax before the
+S_0 turn where the warpgroup waited on the ring's last S uses itself), --stages 3 / 4. Prints one
+line per K; exit 0 if every run passed, else 1.
 """
 import argparse
 import itertools
@@ -69,6 +74,7 @@ class Rules:
     fifo = False          # loads land in issue order
     s0_free = False       # mutation: a tile's S_0 outside the turns (one turn fewer a tile)
     early_s0 = False      # S_0 before its turn where the warpgroup waited on the last S uses
+    last_pv_free = False  # mutation: a tile's last P V outside the turns (one turn fewer a tile)
 
 
 def program(cw, K, tiles, R):
@@ -94,7 +100,7 @@ def program(cw, K, tiles, R):
         early = R.early_s0 and turns and skip == 0 and run >= min(S, u)
         if skip > 0:
             run = 0
-            empty = 0 if R.skip_no_turn else skip if skip < n else n + (0 if R.s0_free else 1)
+            empty = 0 if R.skip_no_turn else skip if skip < n else n + (0 if R.s0_free or R.last_pv_free else 1)
             for _ in range(empty):
                 ops.append(("sync", 1 + cw, t))
                 ops.append(("arrive", 1 + next_cw, t))
@@ -107,7 +113,8 @@ def program(cw, K, tiles, R):
             ops.append(("wait", ("k", u), t))
             ops.append(("rel", ("k", u), t))
         for i in range(n + 1):  # turn i: S_i (i < n) and P V_{i-1}
-            in_turn = turns and not (R.s0_free and i == 0)  # --s0-free: S_0 outside the turns
+            # --s0-free / --last-pv-free: S_0 / the last P V outside the turns
+            in_turn = turns and not (R.s0_free and i == 0) and not (R.last_pv_free and i == n)
             if in_turn:
                 ops.append(("sync", 1 + cw, t))
             if early and i == 0:  # (S_0 done above: an empty turn)
@@ -293,6 +300,7 @@ def main():
     ap.add_argument("--skip-all", action="store_true", help="mutation: a warpgroup may skip a whole walk")
     ap.add_argument("--fifo", action="store_true", help="loads land in the order they were issued")
     ap.add_argument("--s0-free", action="store_true", help="mutation: a tile's S_0 outside the turns (n_count turns a tile)")
+    ap.add_argument("--last-pv-free", action="store_true", help="mutation: a tile's last P V outside the turns")
     ap.add_argument("--early-s0", action="store_true", help="S_0 before its (then empty) turn where safe (FLASHATTN_SM90_EARLY_S0)")
     ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
@@ -303,7 +311,7 @@ def main():
     R = Rules()
     R.mutate, R.pingpong, R.skip = args.mutate, not args.no_pingpong, not args.no_skip
     R.skip_no_turn, R.skip_all, R.fifo, R.s0_free = args.skip_no_turn, args.skip_all, args.fifo, args.s0_free
-    R.early_s0 = args.early_s0
+    R.early_s0, R.last_pv_free = args.early_s0, args.last_pv_free
     rng = random.Random(args.seed)
     ok = True
     for K in (2, 3):
@@ -311,7 +319,8 @@ def main():
         rule = ", ".join(x for x, on in [("old rule (mutated)", R.mutate), ("ping-pong off", not R.pingpong),
                                          ("no skips", not R.skip), ("skips without empty turns", R.skip_no_turn),
                                          ("whole walks skipped", R.skip_all), ("loads in order", R.fifo),
-                                         ("S_0 outside the turns", R.s0_free), ("early S_0", R.early_s0)] if on)
+                                         ("S_0 outside the turns", R.s0_free), ("early S_0", R.early_s0),
+                                         ("last P V outside the turns", R.last_pv_free)] if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
               f"interleavings = {runs} runs: {verdict}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
-[--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--self-arrive] [--stages S] [--seed N]
+[--trials N]: a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -53,8 +54,12 @@ block); --s0-free, a tile's S_0 outside the turns (one turn fewer a tile): a war
 tile before passes a stale parity wait on k_full (session 37); --last-pv-free, a tile's last P V
 outside the turns: a stale wait on v_full after a skip (rarer: ~14 of 28,128 runs at K = 2).
 Variants it must pass: --early-s0 (FLASHATTN_SM90_EARLY_S0's rule: S_0 and its softmax before the
-S_0 turn where the warpgroup waited on the ring's last S uses itself), --stages 3 / 4. Prints one
-line per K; exit 0 if every run passed, else 1.
+S_0 turn where the warpgroup waited on the ring's last S uses itself), --stages 3 / 4. A design
+not in the kernel yet: --self-arrive, every consumer warpgroup waits on and releases every use
+itself (idle and skipping ones too, the producer arriving for none): its parity waits are then
+exact by induction, and the turn structure is free of the rings (--s0-free, --last-pv-free,
+--skip-all and --no-pingpong all pass with it). Prints one line per K; exit 0 if every run
+passed, else 1.
 """
 import argparse
 import itertools
@@ -75,6 +80,7 @@ class Rules:
     s0_free = False       # mutation: a tile's S_0 outside the turns (one turn fewer a tile)
     early_s0 = False      # S_0 before its turn where the warpgroup waited on the last S uses
     last_pv_free = False  # mutation: a tile's last P V outside the turns (one turn fewer a tile)
+    self_arrive = False   # idle and skipping warpgroups wait on and release their uses themselves
 
 
 def program(cw, K, tiles, R):
@@ -89,8 +95,11 @@ def program(cw, K, tiles, R):
         turns = R.pingpong and live > 1
         next_cw = (cw + 1) % K if R.mutate else (cw + 1 if cw + 1 < live else 0)
         if cw >= live or n_count == 0:
+            if R.self_arrive:  # --self-arrive: the idle warpgroup waits on and releases every use
+                for j in range(u, u + n_count):
+                    ops += [("wait", ("k", j), t), ("rel", ("k", j), t), ("wait", ("v", j), t), ("rel", ("v", j), t)]
             u += n_count  # idle: it0 += n_count
-            if n_count > 0:
+            if n_count > 0 and not R.self_arrive:
                 run = 0
             continue
         skip = skips[cw] if turns else 0
@@ -98,13 +107,16 @@ def program(cw, K, tiles, R):
         # --early-s0: S_0 issued (and its softmax done) before the S_0 turn, where this warpgroup
         # waited on the ring's last S uses itself (so the stage's previous phase has completed).
         early = R.early_s0 and turns and skip == 0 and run >= min(S, u)
-        if skip > 0:
+        if skip > 0 and not R.self_arrive:
             run = 0
             empty = 0 if R.skip_no_turn else skip if skip < n else n + (0 if R.s0_free or R.last_pv_free else 1)
             for _ in range(empty):
                 ops.append(("sync", 1 + cw, t))
                 ops.append(("arrive", 1 + next_cw, t))
             s = min(skip, n)
+            if R.self_arrive:  # --self-arrive: the skipping warpgroup waits on and releases its skipped uses
+                for j in range(u, u + s):
+                    ops += [("wait", ("k", j), t), ("rel", ("k", j), t), ("wait", ("v", j), t), ("rel", ("v", j), t)]
             u += s
             n -= s
             if n == 0:
@@ -140,6 +152,8 @@ def program(cw, K, tiles, R):
 def arrivals(K, live, skips, i):
     """The producer's arrivals on an empty barrier for key block i of a tile: the idle warpgroups'
     and those of the live ones that skip the block."""
+    if Rules.self_arrive:
+        return 0
     return K - live + sum(1 for w in range(live) if skips[w] > i)
 
 
@@ -301,6 +315,7 @@ def main():
     ap.add_argument("--fifo", action="store_true", help="loads land in the order they were issued")
     ap.add_argument("--s0-free", action="store_true", help="mutation: a tile's S_0 outside the turns (n_count turns a tile)")
     ap.add_argument("--last-pv-free", action="store_true", help="mutation: a tile's last P V outside the turns")
+    ap.add_argument("--self-arrive", action="store_true", help="idle / skipping warpgroups wait on and release every use (no producer arrivals)")
     ap.add_argument("--early-s0", action="store_true", help="S_0 before its (then empty) turn where safe (FLASHATTN_SM90_EARLY_S0)")
     ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
@@ -312,6 +327,7 @@ def main():
     R.mutate, R.pingpong, R.skip = args.mutate, not args.no_pingpong, not args.no_skip
     R.skip_no_turn, R.skip_all, R.fifo, R.s0_free = args.skip_no_turn, args.skip_all, args.fifo, args.s0_free
     R.early_s0, R.last_pv_free = args.early_s0, args.last_pv_free
+    Rules.self_arrive = R.self_arrive = args.self_arrive
     rng = random.Random(args.seed)
     ok = True
     for K in (2, 3):
@@ -320,7 +336,8 @@ def main():
                                          ("no skips", not R.skip), ("skips without empty turns", R.skip_no_turn),
                                          ("whole walks skipped", R.skip_all), ("loads in order", R.fifo),
                                          ("S_0 outside the turns", R.s0_free), ("early S_0", R.early_s0),
-                                         ("last P V outside the turns", R.last_pv_free)] if on)
+                                         ("last P V outside the turns", R.last_pv_free),
+                                         ("every warpgroup waits on and releases every use", R.self_arrive)] if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
               f"interleavings = {runs} runs: {verdict}")

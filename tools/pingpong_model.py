@@ -83,6 +83,12 @@ class Rules:
     self_arrive = False   # idle and skipping warpgroups wait on and release their uses themselves
 
 
+def pass_use(j, t):
+    """--self-arrive: a use an idle or skipping warpgroup skips, as the kernel's pass_use: K and V
+    waited on (every thread), then both released (thread 0, after the warpgroup's sync)."""
+    return [("wait", ("k", j), t), ("wait", ("v", j), t), ("rel", ("k", j), t), ("rel", ("v", j), t)]
+
+
 def program(cw, K, tiles, R):
     """Warpgroup cw's operations: (op, arg, tile index); op 'sync' | 'arrive' (arg: named barrier),
     'wait' (arg: (ring, use): wait on its full barrier) or 'rel' (arrive on its empty barrier)."""
@@ -97,7 +103,7 @@ def program(cw, K, tiles, R):
         if cw >= live or n_count == 0:
             if R.self_arrive:  # --self-arrive: the idle warpgroup waits on and releases every use
                 for j in range(u, u + n_count):
-                    ops += [("wait", ("k", j), t), ("rel", ("k", j), t), ("wait", ("v", j), t), ("rel", ("v", j), t)]
+                    ops += pass_use(j, t)
             u += n_count  # idle: it0 += n_count
             if n_count > 0 and not R.self_arrive:
                 run = 0
@@ -107,16 +113,16 @@ def program(cw, K, tiles, R):
         # --early-s0: S_0 issued (and its softmax done) before the S_0 turn, where this warpgroup
         # waited on the ring's last S uses itself (so the stage's previous phase has completed).
         early = R.early_s0 and turns and skip == 0 and run >= min(S, u)
-        if skip > 0 and not R.self_arrive:
-            run = 0
+        if skip > 0:
+            if not R.self_arrive:
+                run = 0
             empty = 0 if R.skip_no_turn else skip if skip < n else n + (0 if R.s0_free or R.last_pv_free else 1)
-            for _ in range(empty):
+            s = min(skip, n)
+            for j in range(empty):
                 ops.append(("sync", 1 + cw, t))
                 ops.append(("arrive", 1 + next_cw, t))
-            s = min(skip, n)
-            if R.self_arrive:  # --self-arrive: the skipping warpgroup waits on and releases its skipped uses
-                for j in range(u, u + s):
-                    ops += [("wait", ("k", j), t), ("rel", ("k", j), t), ("wait", ("v", j), t), ("rel", ("v", j), t)]
+                if R.self_arrive and j < s:  # --self-arrive: each skipped use waited on and released after its empty turn
+                    ops += pass_use(u + j, t)
             u += s
             n -= s
             if n == 0:

@@ -327,6 +327,13 @@ TEST(Sm90, SkipMaskedSameBytes) {
 // A tile's S_0 and its softmax before the warpgroup's turn where safe (FLASHATTN_SM90_EARLY_S0=1):
 // the same bytes as in the turn, over the walks above (skipping and idle warpgroups, whose runs
 // the rule breaks, on one and three persistent CTAs), and the variants' grid against the reference.
+// The build that reads the measured switches at run time, with every switch at its default
+// (FLASHATTN_SM90_SWITCHED=1), against the default build with the defaults compiled in
+// (fwd_kernel.h fwd90_default): the same bytes over the walks above.
+TEST(Sm90, SwitchedSameBytes) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_SWITCHED"));
+}
 TEST(Sm90, EarlyS0SameBytes) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_EARLY_S0"));

@@ -52,6 +52,18 @@ using sm80::kLn2;
 using sm80::kLog2e;
 using sm80::SeqInfo;
 
+// The defaults of FwdParams90's measured switches (each decided by an A/B in bench/NOTES.md;
+// launch.cu reads each from its FLASHATTN_SM90_* knob, this value when unset). Every forward kernel
+// is built twice: with these values compiled in (kSwitches false: what runs unless a knob moves a
+// switch off its default) and reading the fields (kSwitches true: the knobs' tests and A/Bs).
+// The paths a switch turns off cost the default path's code where they are compiled in: session 38
+// (H100) measured the defaults compiled in at +2-5% (d64 causal 512 +5.4%, d128 8k +3.3%),
+// against 5 instructions of a 626-675 instruction main loop.
+namespace fwd90_default {
+constexpr int out_vec16 = 1, out_stsm = 1, pingpong = 1, skip_masked = 1, fast_finish = 1, early_s0 = 0,
+              skip_rescale = 0, q_buffers = 2, skip_idle = 1;
+}  // namespace fwd90_default
+
 struct FwdParams90 {
   FwdParams p;
   // q, k, v (and out) as 4-D tensors (head_dim, rows, heads, batch), boxes of 64 columns, 128-byte swizzle.
@@ -61,31 +73,31 @@ struct FwdParams90 {
   int store_o = 0;
   // Otherwise O's rows go out from registers: as 16-byte vectors (out_vec16, the default), or as
   // 4-byte column pairs.
-  int out_vec16 = 0;
+  int out_vec16 = fwd90_default::out_vec16;
   // With TMA stores: O into the shared tile by stmatrix (four 8 x 8 blocks an instruction: 8 a
   // thread at head_dim 128 instead of 32 4-byte stores), else one 4-byte store a column pair.
-  int out_stsm = 1;
+  int out_stsm = fwd90_default::out_stsm;
   // The consumer warpgroups take turns issuing their GEMMs (named barriers 1 .. consumers), so
   // one's softmax runs while another's GEMMs hold the tensor cores.
-  int pingpong = 1;
+  int pingpong = fwd90_default::pingpong;
   // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
   // (config.h fwd90_skip_blocks; only with ping-pong).
-  int skip_masked = 0;
+  int skip_masked = fwd90_default::skip_masked;
   // The epilogue's row normalizer and LSE by rcp.approx and lg2.approx (two MUFU instructions a
   // row) instead of the shared semantics' IEEE division and logf (~90 instructions a thread a
   // tile). FLASHATTN_SM90_FAST_FINISH=0 turns it off (launch.cu).
-  int fast_finish = 0;
+  int fast_finish = fwd90_default::fast_finish;
   // A warpgroup issues its tile's first S (S_0) and computes its softmax before its S_0 turn
   // (then an empty turn) where that is safe: it waited on the ring's last kStages uses itself, so
   // the stage's previous phase has completed (tools/pingpong_model.py --early-s0; without the
   // condition a warpgroup idle in the last tile would pass a stale parity wait). Session 37's
   // profile of d64 512 causal: 10.5% of the samples in the S_0 turn's wait at the tile start.
   // FLASHATTN_SM90_EARLY_S0=1; off until measured.
-  int early_s0 = 0;
+  int early_s0 = fwd90_default::early_s0;
   // Skip O's rescale where no row of the warp got a new maximum (every alpha exactly 1: the
   // product would be O unchanged, so the result is bit-identical). FLASHATTN_SM90_SKIP_RESCALE=1;
   // off: session 13 measured no gain beyond the run-to-run spread (bench/NOTES.md).
-  int skip_rescale = 0;
+  int skip_rescale = fwd90_default::skip_rescale;
   // Which key-block size of the tier runs (config.h fwd90_block_n): 0 default, 1 alternative.
   int alt = 0;
   // Three consumer warpgroups (192-row tiles) where the tier has them (config.h fwd90_consumers);
@@ -96,12 +108,15 @@ struct FwdParams90 {
   int drop_kernel = 1;
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
-  int q_buffers = 2;
+  int q_buffers = fwd90_default::q_buffers;
   // Consumer warpgroups without a query row in a tile skip its key blocks, with ping-pong only
   // (config.h fwd90_live_consumers; a 192-row tile at 512 queries has 128 rows: a third of its GEMM
   // work was padding). Session 35 (H100): +2.7% at head_dim 64 causal 2k, even elsewhere.
   // FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
-  int skip_idle = 1;
+  int skip_idle = fwd90_default::skip_idle;
+  // Some switch above is off its default (fwd90_switched): the launcher runs the kernel that reads
+  // them (kSwitches); else the one with the defaults compiled in.
+  int switched = 0;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
   int block_m = 0, block_n = 0;
@@ -132,6 +147,14 @@ struct FwdParams90 {
 #endif
 };
 
+// Whether any measured switch of P is off its default (the launcher's choice of kernel build).
+inline bool fwd90_switched(const FwdParams90& P) {
+  namespace d = fwd90_default;
+  return P.out_vec16 != d::out_vec16 || P.out_stsm != d::out_stsm || P.pingpong != d::pingpong ||
+         P.skip_masked != d::skip_masked || P.fast_finish != d::fast_finish || P.early_s0 != d::early_s0 ||
+         P.skip_rescale != d::skip_rescale || P.q_buffers != d::q_buffers || P.skip_idle != d::skip_idle;
+}
+
 // The plain kernel (kExtras = false) runs problems without score modifiers and dropout and with a
 // positive scale (it folds the scale into the exponent, which keeps the max only for scale > 0).
 inline bool fwd90_plain_scores(const FwdParams& p) { return !p.has_score_mod && p.scale_log2 > 0.0f; }
@@ -146,7 +169,7 @@ constexpr bool fwd90_has_drop_kernel() {
   return (C::kD == 64 || C::kD == 128) && C::kDv == C::kD && C::kConsumers == 2 && C::kBlockN == fwd90_block_n(C::kD);
 }
 
-template <typename T, typename C, bool kExtras, bool kDrop = false>
+template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
@@ -185,6 +208,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #define FA_TRACE(...) ((void)0)
 #define FA_WAIT(k, ...) __VA_ARGS__
 #endif
+  // A measured switch: P's field, or its default compiled in (fwd90_default).
+#define SWITCH(name) (kSwitches ? P.name : fwd90_default::name)
   const int pack = kDropout ? 1 : P.pack;      // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
   const int heads_t = p.num_heads / pack;       // head packs per batch entry
@@ -196,11 +221,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // after theirs). Without turns it could run two phases behind a stage and pass its parity wait on
   // the older phase (stale K/V; session 35's review).
   auto live_consumers = [&](int rows) {
-    return fwd90_live_consumers(C::kConsumers, rows, P.skip_idle != 0 && P.pingpong != 0 && pack == 1);
+    return fwd90_live_consumers(C::kConsumers, rows, SWITCH(skip_idle) != 0 && SWITCH(pingpong) != 0 && pack == 1);
   };
   // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
   // (config.h fwd90_skip_blocks; unpacked tiles, with the turns, for the same reason as above).
-  const bool skip_masked = P.skip_masked != 0 && P.pingpong != 0 && pack == 1;
+  const bool skip_masked = SWITCH(skip_masked) != 0 && SWITCH(pingpong) != 0 && pack == 1;
   // The work items' records (config.h TileInfo90): the producer decodes each item once and writes
   // its record to slot j % kTileInfos (j: the CTA's j-th item) before the item's Q load completes
   // q_full; the consumers read it after their wait on q_full. Slot reuse: record j is written after
@@ -227,7 +252,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   __syncthreads();
 
   // Q buffers: a CTA's j-th tile takes buffer j % q_bufs.
-  const int q_bufs = C::kQBuffers == 2 && P.q_buffers == 2 ? 2 : 1;
+  const int q_bufs = C::kQBuffers == 2 && SWITCH(q_buffers) == 2 ? 2 : 1;
   // The warpgroup, broadcast from lane 0: warp-uniform to the compiler (from threadIdx.x it is not,
   // and what derives from it, the ping-pong turns and the ring counters, left the uniform datapath:
   // +26 instructions a key block, session 34).
@@ -597,7 +622,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // handing over to warpgroup 0, so every tile still ends with warpgroup 0's turn pending; with one
   // live warpgroup there are no turns (tools/pingpong_model.py checks the rule: no deadlock, never
   // two arrivals pending at a barrier).
-  const bool pingpong = P.pingpong != 0;
+  const bool pingpong = SWITCH(pingpong) != 0;
   bool turns = pingpong;
   // P.early_s0: the trailing key-block uses (ending at it0 - 1) whose K and V this warpgroup
   // waited on itself (skipped or idle uses end the run), and whether this tile's S_0 goes early.
@@ -636,7 +661,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int hf = 0; hf < 2; ++hf) {
       const float total = prim::quad_sum(row_sum[hf]);
       float inv;
-      if (P.fast_finish) {
+      if (SWITCH(fast_finish)) {
         // (a row that sees a key has total >= 1 and a finite maximum; else O = 0, LSE = -inf)
         const bool any = total > 0.0f;
         inv = any ? prim::rcp_approx(total) : 0.0f;
@@ -668,7 +693,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (p.lse != nullptr && tq == 0 && live)
         p.lse[fin.b * p.lse_batch_stride + hr * p.lse_head_stride + fin.row_begin_q + qr] = fin.lse[hf];
       if (store_o) {
-        if (P.out_stsm) {
+        if (SWITCH(out_stsm)) {
           // stmatrix .x4 (both rows of this thread at once, so only in the pass hf = 0): blocks i
           // = (row half i % 2, column tile 2 j + i / 2); lane l gives row l % 8 of block l / 8, 16
           // contiguous bytes in the swizzled panel. A warp's block lands on eight distinct
@@ -690,7 +715,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
       T* dst = static_cast<T*>(p.out.data) + fin.b * p.out.batch_stride + (fin.row_begin_q + qr) * p.out.row_stride +
                hr * p.out.head_stride;
-      if (P.out_vec16) {
+      if (SWITCH(out_vec16)) {
         // 16-byte stores (prim::store_quad_tiles; session 21, head_dim 256, whose O does not fit
         // beside the ring for TMA stores: the next tile's S_0 phase, where the deferred stores
         // run, 8855 -> 3230 cycles; +22% at 512, +14% at 1k, +7% at 2k). head_dim_v is a multiple
@@ -831,7 +856,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       n_count -= skip;
       run = 0;
     }
-    early = P.early_s0 != 0 && turns && skip == 0 && run >= min(kStages, it0);
+    early = SWITCH(early_s0) != 0 && turns && skip == 0 && run >= min(kStages, it0);
     if constexpr (kTileRanges) {
       if ((n_hi - n_count) * kBlockN < all_lo || n_hi * kBlockN > all_hi) row_ranges(vis_lo, vis_hi);
     }
@@ -884,7 +909,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_o);
       release_v(i - 1);
-      if (!P.skip_rescale || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
+      if (!SWITCH(skip_rescale) || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
       pack_p(acc_s);
     }
     if (n_count > 0) {
@@ -934,5 +959,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
 #undef FA_TRACE
 #undef FA_WAIT
+#undef SWITCH
 
 }  // namespace flashattn::cuda::sm90

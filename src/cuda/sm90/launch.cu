@@ -142,8 +142,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
                                (kernel.head_dim == 256 && plain && p.causal && p.max_seqlen_q <= 1024) ||
                                (kernel.head_dim == 192 && plain && p.causal && p.max_seqlen_q <= 512);
   const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
-  P.pingpong = !(pp != nullptr && pp[0] == '0');
-  P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", false);  // (no gain measured: session 13)
+  P.pingpong = pp != nullptr ? int(pp[0] != '0') : sm90::fwd90_default::pingpong;
+  P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", sm90::fwd90_default::skip_rescale);  // (no gain measured: session 13)
   // The variants below were measured beside cuDNN on the H200 (bench/NOTES.md, session 5, run 1);
   // each default follows the measurement, and an environment knob forces it either way
   // (FLASHATTN_SM90_PERSISTENT / _CONSUMERS / _TMA_STORE / _PACK_GQA; for comparisons).
@@ -169,16 +169,16 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // 256 causal 512 288 / 280, 1k 445 / 435, 2k 570 / 565, 8k 735 / 731; head_dim 64 causal 2k
   // (three consumers) 420 / 406; 128 even (128-row tiles on 128-key blocks: nothing to skip).
   // FLASHATTN_SM90_SKIP_MASKED=0 computes those blocks masked.
-  P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", true);
+  P.skip_masked = sm90::env_choice("FLASHATTN_SM90_SKIP_MASKED", sm90::fwd90_default::skip_masked);
   // The epilogue's normalizer and LSE by rcp.approx / lg2.approx (fwd_kernel.h finish; relative
   // error 2^-22, inside the LSE rule) instead of the IEEE division and logf, ~90 instructions a
   // thread off a tile's fixed path. Session 37 (H100, 3 rounds, TFLOP/s on / off): head_dim 64
   // causal 512 230 / 225, non-causal 1k 439 / 432; head_dim 128 512 487 / 483; 8k even.
   // FLASHATTN_SM90_FAST_FINISH=0 takes the shared semantics' softmax_finalize.
-  P.fast_finish = sm90::env_choice("FLASHATTN_SM90_FAST_FINISH", true);
+  P.fast_finish = sm90::env_choice("FLASHATTN_SM90_FAST_FINISH", sm90::fwd90_default::fast_finish);
   // A tile's first S and its softmax before the warpgroup's S_0 turn where safe (fwd_kernel.h
   // FwdParams90::early_s0): off until measured; FLASHATTN_SM90_EARLY_S0=1 turns it on.
-  P.early_s0 = sm90::env_choice("FLASHATTN_SM90_EARLY_S0", false);
+  P.early_s0 = sm90::env_choice("FLASHATTN_SM90_EARLY_S0", sm90::fwd90_default::early_s0);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes
@@ -228,16 +228,16 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.store_o = sm90::env_choice("FLASHATTN_SM90_TMA_STORE", p.head_dim_v <= 128) && !p.varlen && P.pack == 1;
   // O's rows as 16-byte stores where not by TMA (fwd_kernel.h write_out; the base and strides are
   // 16-byte aligned: sm90_eligible's tma_ok(out)). FLASHATTN_SM90_OUT_VEC16=0: 4-byte stores.
-  P.out_vec16 = sm90::env_choice("FLASHATTN_SM90_OUT_VEC16", true);
+  P.out_vec16 = sm90::env_choice("FLASHATTN_SM90_OUT_VEC16", sm90::fwd90_default::out_vec16);
   // With TMA stores, O into the shared O tile by stmatrix (session 22: +1-2% at 512-2k);
   // FLASHATTN_SM90_OUT_STSM=0: 4-byte stores (Sm90.OutStsmSameBytes compares the two).
-  P.out_stsm = sm90::env_choice("FLASHATTN_SM90_OUT_STSM", true);
+  P.out_stsm = sm90::env_choice("FLASHATTN_SM90_OUT_STSM", sm90::fwd90_default::out_stsm);
   P.drop_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_DROP", true);
   // Two Q buffers where the tier has room (Fwd90Config::kQBuffers: the next tile's Q loads while
   // this one runs); FLASHATTN_SM90_Q_PREFETCH=0: one.
-  P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", true) ? 2 : 1;
+  P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", sm90::fwd90_default::q_buffers == 2) ? 2 : 1;
   // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
-  P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", true);
+  P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", sm90::fwd90_default::skip_idle);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the
@@ -268,6 +268,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   check(cudaMemsetAsync(trace, 0, sm90::kTraceWords * 4, static_cast<cudaStream_t>(context.cuda_stream)), "cudaMemsetAsync(trace)");
   P.trace = trace;
 #endif
+  // The build that reads the switches wherever a knob moved one off its default (fwd_kernel.h
+  // fwd90_default); FLASHATTN_SM90_SWITCHED=1 takes it with the defaults too (its tests and A/Bs).
+  P.switched = sm90::fwd90_switched(P) || sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
   kernel.launch(&P, context.cuda_stream);
 #ifdef FLASHATTN_SM90_TRACE
   std::vector<uint32_t> h(sm90::kTraceWords);

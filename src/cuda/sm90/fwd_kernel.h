@@ -54,8 +54,9 @@ using sm80::SeqInfo;
 
 // The defaults of FwdParams90's measured switches (each decided by an A/B in bench/NOTES.md;
 // launch.cu reads each from its FLASHATTN_SM90_* knob, this value when unset). Every forward kernel
-// is built twice: with these values compiled in (kSwitches false: what runs unless a knob moves a
-// switch off its default) and reading the fields (kSwitches true: the knobs' tests and A/Bs).
+// is built twice (fwd90_defaults_built): with these values compiled in (kSwitches false: what runs
+// unless a knob moves a switch off its default) and reading the fields (kSwitches true: the knobs'
+// tests and A/Bs).
 // The paths a switch turns off cost the default path's code where they are compiled in: session 38
 // (H100) measured the defaults compiled in at +2-5% (d64 causal 512 +5.4%, d128 8k +3.3%),
 // against 5 instructions of a 626-675 instruction main loop.
@@ -63,6 +64,10 @@ namespace fwd90_default {
 constexpr int out_vec16 = 1, out_stsm = 1, pingpong = 1, skip_masked = 1, fast_finish = 1, early_s0 = 0,
               skip_rescale = 0, q_buffers = 2, skip_idle = 1;
 }  // namespace fwd90_default
+// The tiers built with the defaults compiled in: those whose build ran the forward suites on a GPU
+// (session 38: 64 and 128). The others have only the build that reads the switches until theirs
+// have (tests/cuda's sm90 suites probe tier 128, so a device run needs it in the build).
+constexpr bool fwd90_defaults_built(int head_dim_tier) { return head_dim_tier == 64 || head_dim_tier == 128; }
 
 struct FwdParams90 {
   FwdParams p;

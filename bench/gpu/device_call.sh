@@ -10,11 +10,14 @@
 #   TESTS      ctest -R regex (default the sm90 forward's: "Sm90Layout|Sm90\.|Sm90Grid|CudaVarlen|CudaShapes";
 #              empty: no tests). The build and the tests are tools/gpu-check's stages (its log in r/gc).
 #   BASE       a folder of old files to build beside for an A/B (e.g. _ab/base holding
-#              config.h, fwd_kernel.h, launch.cu of src/cuda/sm90 at the old commit; BASE_SUBDIR
+#              config.h, fwd_kernel.h, launch.cu of src/cuda/sm90 at the old commit, and launch.h
+#              for a commit before session 38's two builds; BASE_SUBDIR
 #              where they go, default src/cuda/sm90): this tree with them overlaid, built in
 #              /tmp/base (flashattn_gpu_bench only), runs as the A/B variant "main"
 #   VARIANTS   extra bench/gpu/sm90_variants.py variants after "new:", ";" between variants and "," between
-#              a variant's settings (e.g. "noidle:FLASHATTN_SM90_SKIP_IDLE=0;c2:A=1,B=0"; a space would join them)
+#              a variant's settings (e.g. "noidle:FLASHATTN_SM90_SKIP_IDLE=0;c2:A=1,B=0"; a space would join them;
+#              a forward switch's knob takes the slower switch-reading build: add
+#              "switched:FLASHATTN_SM90_SWITCHED=1" as its baseline, bench/GPU.md)
 #   SHAPES     the A/B's shapes (default: 15 forward shapes, 512-8k); ROUNDS (default 3); PASS (fwd/bwd)
 #   AB         0: no A/B
 #   SAN        1: compute-sanitizer memcheck, racecheck, synccheck, and racecheck with 3 persistent CTAs

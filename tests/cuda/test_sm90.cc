@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "cuda/sm90/config.h"
 #include "gpu_harness.h"
 
 namespace flashattn::test {
@@ -324,16 +325,78 @@ TEST(Sm90, SkipMaskedSameBytes) {
   SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_SKIP_MASKED"));
 }
 
+// The build that reads the measured switches at run time, with every switch at its default
+// (FLASHATTN_SM90_SWITCHED=1), against the default build with the defaults compiled in
+// (fwd_kernel.h FA_SM90_FWD_SWITCHES), on the tiers that have both (config.h
+// fwd90_defaults_built): the same bytes of O and LSE on every kernel of those tiers - the plain
+// kernel on two and three consumers with skipping and idle warpgroups, a window, varlen, GQA packed
+// onto one tile, the stream-K tail, the plain kernel with dropout and the kernel with extras - on
+// the default grid and on one and three persistent CTAs.
+TEST(Sm90, SwitchedSameBytes) {
+  REQUIRE_SM90();
+  int ran = 0;
+  auto same = [&](Spec s, const char* consumers) {
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(6000 + s.head_dim + s.seqlen_q + s.seqlen_k);
+    if (!cuda::sm90::fwd90_defaults_built(s.head_dim) || !tier_in_build(s, false)) return;
+    SCOPED_TRACE(s.str() + " consumers " + consumers);
+    Case c(s);
+    GpuCase g(c);
+    with_env("FLASHATTN_SM90_CONSUMERS", consumers, [&] {
+      with_env("FLASHATTN_SM90_SWITCHED", "1", [&] { g.run_forward(); });
+      const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+      with_env("FLASHATTN_SM90_SWITCHED", nullptr, [&] { g.run_forward(); });
+      EXPECT_TRUE(c.out.bytes == out) << "out differs";
+      EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
+    });
+    ++ran;
+  };
+  auto spec = [](int d, int sq, int sk, bool causal) {
+    Spec s;
+    s.dtype = d == 64 ? DType::BFloat16 : DType::Float16;
+    s.head_dim = d;
+    s.seqlen_q = sq;
+    s.seqlen_k = sk;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.causal = causal;
+    return s;
+  };
+  auto all = [&] {
+    same(spec(64, 1000, 1000, true), "3");
+    same(spec(64, 700, 333, true), "3");  // rows from 367 see keys: idle and skipping warpgroups
+    same(spec(64, 333, 700, true), "2");
+    same(spec(128, 600, 600, true), "2");
+    Spec w = spec(128, 600, 600, false);
+    w.window_left = 100;
+    w.window_right = 0;
+    same(w, "2");
+    Spec v = spec(64, 400, 400, true);
+    v.batch = 3;
+    v.lens_q = {1, 400, 250};
+    v.lens_k = {300, 400, 100};
+    same(v, "3");
+    Spec gqa = spec(128, 40, 1100, false);  // two query heads a tile
+    gqa.heads = 8;
+    same(gqa, "2");
+    with_env("FLASHATTN_SM90_STREAMK", "1", [&] { same(streamk_spec(64, 0, 3, 4, 500, 700, 0), "3"); });
+    Spec dr = spec(128, 500, 500, true);  // the plain kernel with dropout
+    dr.dropout = 0.1f;
+    same(dr, "2");
+    Spec ex = spec(64, 500, 500, true);  // the kernel with extras
+    ex.softcap = 30.0f;
+    ex.alibi = 1;
+    same(ex, "2");
+  };
+  all();
+  with_env("FLASHATTN_SM90_PERSISTENT", "1", all);
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", all);
+  SKIP_IF_NONE_RAN(ran);
+}
+
 // A tile's S_0 and its softmax before the warpgroup's turn where safe (FLASHATTN_SM90_EARLY_S0=1):
 // the same bytes as in the turn, over the walks above (skipping and idle warpgroups, whose runs
 // the rule breaks, on one and three persistent CTAs), and the variants' grid against the reference.
-// The build that reads the measured switches at run time, with every switch at its default
-// (FLASHATTN_SM90_SWITCHED=1), against the default build with the defaults compiled in
-// (fwd_kernel.h fwd90_default): the same bytes over the walks above.
-TEST(Sm90, SwitchedSameBytes) {
-  REQUIRE_SM90();
-  SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_SWITCHED"));
-}
 TEST(Sm90, EarlyS0SameBytes) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_EARLY_S0"));
@@ -351,7 +414,8 @@ TEST(Sm90, VariantThreeConsumers) {
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_CONSUMERS", "3"}, {"FLASHATTN_SM90_PERSISTENT", "1"}}));
 }
 
-// The epilogue's normalizer and LSE by rcp.approx / lg2.approx (FLASHATTN_SM90_FAST_FINISH=1) over
+// The epilogue's normalizer and LSE by rcp.approx / lg2.approx (FLASHATTN_SM90_FAST_FINISH=1, the
+// default: the build with the defaults compiled in where the tier has it) over
 // the variants' problems against the reference (the GPU's LSE rule: 1e-4 relative), rows that see
 // no key included (SkipMaskedSameBytes' shapes through Options' windows).
 TEST(Sm90, VariantFastFinish) {
@@ -376,8 +440,9 @@ TEST(Sm90, VariantFastFinish) {
   SKIP_IF_NONE_RAN(ran);
 }
 
-// The skip of masked key blocks (FLASHATTN_SM90_SKIP_MASKED=1) over the variants' problems against
-// the reference, also with three consumers and on three persistent CTAs.
+// The skip of masked key blocks (FLASHATTN_SM90_SKIP_MASKED=1, the default: the build that reads
+// the switches only with another knob set) over the variants' problems against the reference,
+// also with three consumers and on three persistent CTAs.
 TEST(Sm90, VariantSkipMasked) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_SKIP_MASKED", "1"}}));

@@ -52,22 +52,22 @@ using sm80::kLn2;
 using sm80::kLog2e;
 using sm80::SeqInfo;
 
-// The defaults of FwdParams90's measured switches (each decided by an A/B in bench/NOTES.md;
-// launch.cu reads each from its FLASHATTN_SM90_* knob, this value when unset). Every forward kernel
-// is built twice (fwd90_defaults_built): with these values compiled in (kSwitches false: what runs
-// unless a knob moves a switch off its default) and reading the fields (kSwitches true: the knobs'
-// tests and A/Bs).
-// The paths a switch turns off cost the default path's code where they are compiled in: session 38
-// (H100) measured the defaults compiled in at +2-5% (d64 causal 512 +5.4%, d128 8k +3.3%),
-// against 5 instructions of a 626-675 instruction main loop.
+// FwdParams90's measured switches and their defaults, X(name, default), listed once (each decided
+// by an A/B in bench/NOTES.md; launch.cu reads each from its FLASHATTN_SM90_* knob, the default
+// when unset): fwd90_default and fwd90_switched below expand it. The kernel reads a switch through
+// FA_SWITCH(name): the field in the build with kSwitches, the default compiled in without. Tiers
+// with both builds (config.h fwd90_defaults_built) launch the one with the defaults unless some
+// switch is off its default: the paths a switch turns off cost the default path's code where they
+// are compiled in (session 38, H100, in one binary: +2-6%, head_dim 64 causal 512 +5.9%, 128 8k
+// +3.3%, for 5 fewer instructions of a 621-675 instruction main loop).
+#define FA_SM90_FWD_SWITCHES(X)                                                                 \
+  X(out_vec16, 1) X(out_stsm, 1) X(pingpong, 1) X(skip_masked, 1) X(fast_finish, 1) X(early_s0, 0) \
+  X(skip_rescale, 0) X(q_buffers, 2) X(skip_idle, 1)
 namespace fwd90_default {
-constexpr int out_vec16 = 1, out_stsm = 1, pingpong = 1, skip_masked = 1, fast_finish = 1, early_s0 = 0,
-              skip_rescale = 0, q_buffers = 2, skip_idle = 1;
+#define FA_DEFAULT(name, value) constexpr int name = value;
+FA_SM90_FWD_SWITCHES(FA_DEFAULT)
+#undef FA_DEFAULT
 }  // namespace fwd90_default
-// The tiers built with the defaults compiled in: those whose build ran the forward suites on a GPU
-// (session 38: 64 and 128). The others have only the build that reads the switches until theirs
-// have (tests/cuda's sm90 suites probe tier 128, so a device run needs it in the build).
-constexpr bool fwd90_defaults_built(int head_dim_tier) { return head_dim_tier == 64 || head_dim_tier == 128; }
 
 struct FwdParams90 {
   FwdParams p;
@@ -119,8 +119,8 @@ struct FwdParams90 {
   // work was padding). Session 35 (H100): +2.7% at head_dim 64 causal 2k, even elsewhere.
   // FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
   int skip_idle = fwd90_default::skip_idle;
-  // Some switch above is off its default (fwd90_switched): the launcher runs the kernel that reads
-  // them (kSwitches); else the one with the defaults compiled in.
+  // FLASHATTN_SM90_SWITCHED=1: the build that reads the switches (kSwitches) even with every
+  // switch at its default (its tests and A/Bs); launch.h takes it too where fwd90_switched.
   int switched = 0;
   // The tile the host built the tensor maps for (rows of Q, keys of K/V): the launcher checks it
   // against the configuration it picks, since boxes of another size would never complete a stage.
@@ -152,12 +152,13 @@ struct FwdParams90 {
 #endif
 };
 
-// Whether any measured switch of P is off its default (the launcher's choice of kernel build).
+// Whether any measured switch of P is off its default (launch.h then takes the build that reads them).
 inline bool fwd90_switched(const FwdParams90& P) {
-  namespace d = fwd90_default;
-  return P.out_vec16 != d::out_vec16 || P.out_stsm != d::out_stsm || P.pingpong != d::pingpong ||
-         P.skip_masked != d::skip_masked || P.fast_finish != d::fast_finish || P.early_s0 != d::early_s0 ||
-         P.skip_rescale != d::skip_rescale || P.q_buffers != d::q_buffers || P.skip_idle != d::skip_idle;
+  bool off = false;
+#define FA_OFF(name, value) off = off || P.name != value;
+  FA_SM90_FWD_SWITCHES(FA_OFF)
+#undef FA_OFF
+  return off;
 }
 
 // The plain kernel (kExtras = false) runs problems without score modifiers and dropout and with a
@@ -214,7 +215,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #define FA_WAIT(k, ...) __VA_ARGS__
 #endif
   // A measured switch: P's field, or its default compiled in (fwd90_default).
-#define SWITCH(name) (kSwitches ? P.name : fwd90_default::name)
+#define FA_SWITCH(name) (kSwitches ? P.name : fwd90_default::name)
   const int pack = kDropout ? 1 : P.pack;      // query heads per tile
   const int rows_per_head = kBlockM / pack;     // query rows of each head in the tile
   const int heads_t = p.num_heads / pack;       // head packs per batch entry
@@ -226,11 +227,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // after theirs). Without turns it could run two phases behind a stage and pass its parity wait on
   // the older phase (stale K/V; session 35's review).
   auto live_consumers = [&](int rows) {
-    return fwd90_live_consumers(C::kConsumers, rows, SWITCH(skip_idle) != 0 && SWITCH(pingpong) != 0 && pack == 1);
+    return fwd90_live_consumers(C::kConsumers, rows, FA_SWITCH(skip_idle) != 0 && FA_SWITCH(pingpong) != 0 && pack == 1);
   };
   // Live warpgroups skip the key blocks at the start of a tile's walk that their rows do not see
   // (config.h fwd90_skip_blocks; unpacked tiles, with the turns, for the same reason as above).
-  const bool skip_masked = SWITCH(skip_masked) != 0 && SWITCH(pingpong) != 0 && pack == 1;
+  const bool skip_masked = FA_SWITCH(skip_masked) != 0 && FA_SWITCH(pingpong) != 0 && pack == 1;
   // The work items' records (config.h TileInfo90): the producer decodes each item once and writes
   // its record to slot j % kTileInfos (j: the CTA's j-th item) before the item's Q load completes
   // q_full; the consumers read it after their wait on q_full. Slot reuse: record j is written after
@@ -257,7 +258,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   __syncthreads();
 
   // Q buffers: a CTA's j-th tile takes buffer j % q_bufs.
-  const int q_bufs = C::kQBuffers == 2 && SWITCH(q_buffers) == 2 ? 2 : 1;
+  const int q_bufs = C::kQBuffers == 2 && FA_SWITCH(q_buffers) == 2 ? 2 : 1;
   // The warpgroup, broadcast from lane 0: warp-uniform to the compiler (from threadIdx.x it is not,
   // and what derives from it, the ping-pong turns and the ring counters, left the uniform datapath:
   // +26 instructions a key block, session 34).
@@ -627,7 +628,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // handing over to warpgroup 0, so every tile still ends with warpgroup 0's turn pending; with one
   // live warpgroup there are no turns (tools/pingpong_model.py checks the rule: no deadlock, never
   // two arrivals pending at a barrier).
-  const bool pingpong = SWITCH(pingpong) != 0;
+  const bool pingpong = FA_SWITCH(pingpong) != 0;
   bool turns = pingpong;
   // P.early_s0: the trailing key-block uses (ending at it0 - 1) whose K and V this warpgroup
   // waited on itself (skipped or idle uses end the run), and whether this tile's S_0 goes early.
@@ -666,7 +667,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int hf = 0; hf < 2; ++hf) {
       const float total = prim::quad_sum(row_sum[hf]);
       float inv;
-      if (SWITCH(fast_finish)) {
+      if (FA_SWITCH(fast_finish)) {
         // (a row that sees a key has total >= 1 and a finite maximum; else O = 0, LSE = -inf)
         const bool any = total > 0.0f;
         inv = any ? prim::rcp_approx(total) : 0.0f;
@@ -698,7 +699,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (p.lse != nullptr && tq == 0 && live)
         p.lse[fin.b * p.lse_batch_stride + hr * p.lse_head_stride + fin.row_begin_q + qr] = fin.lse[hf];
       if (store_o) {
-        if (SWITCH(out_stsm)) {
+        if (FA_SWITCH(out_stsm)) {
           // stmatrix .x4 (both rows of this thread at once, so only in the pass hf = 0): blocks i
           // = (row half i % 2, column tile 2 j + i / 2); lane l gives row l % 8 of block l / 8, 16
           // contiguous bytes in the swizzled panel. A warp's block lands on eight distinct
@@ -720,7 +721,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       }
       T* dst = static_cast<T*>(p.out.data) + fin.b * p.out.batch_stride + (fin.row_begin_q + qr) * p.out.row_stride +
                hr * p.out.head_stride;
-      if (SWITCH(out_vec16)) {
+      if (FA_SWITCH(out_vec16)) {
         // 16-byte stores (prim::store_quad_tiles; session 21, head_dim 256, whose O does not fit
         // beside the ring for TMA stores: the next tile's S_0 phase, where the deferred stores
         // run, 8855 -> 3230 cycles; +22% at 512, +14% at 1k, +7% at 2k). head_dim_v is a multiple
@@ -861,7 +862,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       n_count -= skip;
       run = 0;
     }
-    early = SWITCH(early_s0) != 0 && turns && skip == 0 && run >= min(kStages, it0);
+    early = FA_SWITCH(early_s0) != 0 && turns && skip == 0 && run >= min(kStages, it0);
     if constexpr (kTileRanges) {
       if ((n_hi - n_count) * kBlockN < all_lo || n_hi * kBlockN > all_hi) row_ranges(vis_lo, vis_hi);
     }
@@ -914,7 +915,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       FA_WAIT(2, wgmma_wait<0>());
       reg_fence(acc_o);
       release_v(i - 1);
-      if (!SWITCH(skip_rescale) || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
+      if (!FA_SWITCH(skip_rescale) || !__all_sync(0xffffffffu, alpha[0] == 1.0f && alpha[1] == 1.0f)) rescale_o(alpha);
       pack_p(acc_s);
     }
     if (n_count > 0) {
@@ -964,6 +965,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
 #undef FA_TRACE
 #undef FA_WAIT
-#undef SWITCH
+#undef FA_SWITCH
 
 }  // namespace flashattn::cuda::sm90

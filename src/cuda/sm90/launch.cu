@@ -268,9 +268,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   check(cudaMemsetAsync(trace, 0, sm90::kTraceWords * 4, static_cast<cudaStream_t>(context.cuda_stream)), "cudaMemsetAsync(trace)");
   P.trace = trace;
 #endif
-  // The build that reads the switches wherever a knob moved one off its default (fwd_kernel.h
-  // fwd90_default); FLASHATTN_SM90_SWITCHED=1 takes it with the defaults too (its tests and A/Bs).
-  P.switched = sm90::fwd90_switched(P) || sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
+  // The build that reads the switches even with every one at its default (fwd_kernel.h
+  // FA_SM90_FWD_SWITCHES; launch.h takes it anyway where one is off): its tests and A/Bs.
+  P.switched = sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
   kernel.launch(&P, context.cuda_stream);
 #ifdef FLASHATTN_SM90_TRACE
   std::vector<uint32_t> h(sm90::kTraceWords);

@@ -32,10 +32,10 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     " tiles on " + std::to_string(P.sk.grid) + " CTAs, launched " + std::to_string(tiles) + " on " +
                     std::to_string(blocks));
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
-  // The build with the switches' defaults compiled in unless a knob moved one (fwd_kernel.h).
+  // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h).
   auto kernel = fwd_kernel<T, C, kExtras, kDrop, true>;
   if constexpr (fwd90_defaults_built(C::kD))
-    if (!P.switched) kernel = fwd_kernel<T, C, kExtras, kDrop, false>;
+    if (!P.switched && !fwd90_switched(P)) kernel = fwd_kernel<T, C, kExtras, kDrop, false>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);

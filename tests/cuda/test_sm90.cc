@@ -169,6 +169,28 @@ TEST(Sm90, VariantDefaultsOff) {
                                   {"FLASHATTN_SM90_SKIP_MASKED", "0"}, {"FLASHATTN_SM90_FAST_FINISH", "0"}}));
 }
 
+// s's forward with the knob `env` at 0 and at 1 (FLASHATTN_SM90_CONSUMERS and _BLOCKN set as
+// given; nullptr leaves them): the same bytes of O and LSE.
+void expect_same_bytes_of(const Spec& s, const char* env, const char* consumers = nullptr, const char* blockn = nullptr) {
+  SCOPED_TRACE(s.str() + " " + env + (consumers != nullptr ? std::string(", consumers ") + consumers : "") +
+               (blockn != nullptr ? std::string(", blockn ") + blockn : ""));
+  Case c(s);
+  GpuCase g(c);
+  auto compare = [&] {
+    with_env(env, "0", [&] { g.run_forward(); });
+    const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+    with_env(env, "1", [&] { g.run_forward(); });
+    EXPECT_TRUE(c.out.bytes == out) << "out differs";
+    EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
+  };
+  auto with_blockn = [&] {
+    if (blockn != nullptr) with_env("FLASHATTN_SM90_BLOCKN", blockn, compare);
+    else compare();
+  };
+  if (consumers != nullptr) with_env("FLASHATTN_SM90_CONSUMERS", consumers, with_blockn);
+  else with_blockn();
+}
+
 // Two ways of writing O must give the same bytes of out and LSE, guard bands included: the knob
 // `env` at 0 and at 1, for each (head_dim, varlen) case (GQA, odd lengths, seqlen_q query rows;
 // causal at 256 and 128; varlen: batch 3 with a one-row and a five-key sequence).
@@ -191,14 +213,7 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
       s.lens_k = {517, 5, 300};
     }
     if (!tier_in_build(s, false)) continue;
-    SCOPED_TRACE(s.str());
-    Case c(s);
-    GpuCase g(c);
-    with_env(env, "0", [&] { g.run_forward(); });
-    const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-    with_env(env, "1", [&] { g.run_forward(); });
-    EXPECT_TRUE(c.out.bytes == out) << "out differs: " << s.str();
-    EXPECT_TRUE(c.lse.bytes == lse) << "lse differs: " << s.str();
+    expect_same_bytes_of(s, env);
     ++ran;
   }
   if (ran == 0) GTEST_SKIP() << "none of the cases' tiers in this build";
@@ -255,18 +270,7 @@ int expect_same_bytes_walks(const char* env) {
     s.backend = Backend::Cuda;
     s.seed = uint64_t(5000 + s.head_dim + s.seqlen_q);
     if (!tier_in_build(s, false)) return;
-    SCOPED_TRACE(s.str() + " consumers " + consumers + " blockn " + blockn);
-    Case c(s);
-    GpuCase g(c);
-    with_env("FLASHATTN_SM90_CONSUMERS", consumers, [&] {
-      with_env("FLASHATTN_SM90_BLOCKN", blockn, [&] {
-        with_env(env, "0", [&] { g.run_forward(); });
-        const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-        with_env(env, "1", [&] { g.run_forward(); });
-        EXPECT_TRUE(c.out.bytes == out) << "out differs";
-        EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
-      });
-    });
+    expect_same_bytes_of(s, env, consumers, blockn);
     ++ran;
   };
   auto spec = [](int d, int sq, int sk) {
@@ -339,16 +343,7 @@ TEST(Sm90, SwitchedSameBytes) {
     s.backend = Backend::Cuda;
     s.seed = uint64_t(6000 + s.head_dim + s.seqlen_q + s.seqlen_k);
     if (!cuda::sm90::fwd90_defaults_built(s.head_dim) || !tier_in_build(s, false)) return;
-    SCOPED_TRACE(s.str() + " consumers " + consumers);
-    Case c(s);
-    GpuCase g(c);
-    with_env("FLASHATTN_SM90_CONSUMERS", consumers, [&] {
-      with_env("FLASHATTN_SM90_SWITCHED", "1", [&] { g.run_forward(); });
-      const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-      with_env("FLASHATTN_SM90_SWITCHED", nullptr, [&] { g.run_forward(); });
-      EXPECT_TRUE(c.out.bytes == out) << "out differs";
-      EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
-    });
+    expect_same_bytes_of(s, "FLASHATTN_SM90_SWITCHED", consumers);
     ++ran;
   };
   auto spec = [](int d, int sq, int sk, bool causal) {

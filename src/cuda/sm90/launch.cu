@@ -141,8 +141,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
                             P.p.window_right < 0 && p.max_seqlen_k >= 8192) ||
                                (kernel.head_dim == 256 && plain && p.causal && p.max_seqlen_q <= 1024) ||
                                (kernel.head_dim == 192 && plain && p.causal && p.max_seqlen_q <= 512);
-  const char* pp = std::getenv("FLASHATTN_SM90_PINGPONG");
-  P.pingpong = pp != nullptr ? int(pp[0] != '0') : sm90::fwd90_default::pingpong;
+  P.pingpong = sm90::env_choice("FLASHATTN_SM90_PINGPONG", sm90::fwd90_default::pingpong);
   P.skip_rescale = sm90::env_choice("FLASHATTN_SM90_SKIP_RESCALE", sm90::fwd90_default::skip_rescale);  // (no gain measured: session 13)
   // The variants below were measured beside cuDNN on the H200 (bench/NOTES.md, session 5, run 1);
   // each default follows the measurement, and an environment knob forces it either way

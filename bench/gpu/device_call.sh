@@ -13,7 +13,9 @@
 #              config.h, fwd_kernel.h, launch.cu of src/cuda/sm90 at the old commit, and launch.h
 #              for a commit before session 38's two builds; BASE_SUBDIR
 #              where they go, default src/cuda/sm90): this tree with them overlaid, built in
-#              /tmp/base (flashattn_gpu_bench only), runs as the A/B variant "main"
+#              /tmp/base_main (flashattn_gpu_bench only), runs as the A/B variant "main"
+#   BASES      more such folders, each its own variant: "name=folder;name=folder" (e.g. an A/A
+#              control "aa=_ab/same" beside BASE's experiment, in one call)
 #   VARIANTS   extra bench/gpu/sm90_variants.py variants after "new:", ";" between variants and "," between
 #              a variant's settings (e.g. "noidle:FLASHATTN_SM90_SKIP_IDLE=0;c2:A=1,B=0"; a space would join them;
 #              a forward switch's knob takes the slower switch-reading build: add
@@ -38,16 +40,22 @@ J=$(nproc)
 TIERS=${TIERS:-"64;96;128;192;256"}
 TESTS=${TESTS-"Sm90Layout|Sm90\\.|Sm90Grid|CudaVarlen|CudaShapes"}
 
-# The old files' tree beside (the A/B's "main"), built in the background while tools/gpu-check
-# builds (and tests) this one.
-B2=1
-if [[ -n "${BASE:-}" ]]; then
-  rm -rf /tmp/base && mkdir -p /tmp/base
-  tar --exclude=./build-gpu --exclude=./.deps --exclude=./.git -cf - . | tar -xf - -C /tmp/base
-  cp "$BASE"/* "/tmp/base/${BASE_SUBDIR:-src/cuda/sm90}/"
-  (cmake -S /tmp/base -B /tmp/base/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON -DFLASHATTN_BUILD_TESTS=OFF \
-     -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" && ninja -C /tmp/base/b -j"$J" flashattn_gpu_bench) >"$O/build_base.txt" 2>&1 &
-  P2=$!
+# The old files' trees beside (BASE as the A/B's "main", BASES by their names), built in the
+# background while tools/gpu-check builds (and tests) this one.
+BASES=${BASES:-}
+[[ -n "${BASE:-}" ]] && BASES="main=$BASE${BASES:+;$BASES}"
+declare -A BPID=()
+if [[ -n "$BASES" ]]; then
+  IFS=';' read -ra BLIST <<<"$BASES"
+  for b in "${BLIST[@]}"; do
+    name=${b%%=*} dir=${b#*=} R=/tmp/base_${b%%=*}
+    rm -rf "$R" && mkdir -p "$R"
+    tar --exclude=./build-gpu --exclude=./.deps --exclude=./.git -cf - . | tar -xf - -C "$R"
+    cp "$dir"/* "$R/${BASE_SUBDIR:-src/cuda/sm90}/"
+    (cmake -S "$R" -B "$R/b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON -DFLASHATTN_BUILD_TESTS=OFF \
+       -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" && ninja -C "$R/b" -j"$J" flashattn_gpu_bench) >"$O/build_$name.txt" 2>&1 &
+    BPID[$name]=$!
+  done
 fi
 STAGES=build
 [[ -n "$TESTS" ]] && STAGES=build,test
@@ -55,13 +63,17 @@ sec "tools/gpu-check $STAGES (tiers $TIERS; ctest -R $TESTS)"
 GPU_CHECK_STAGES=$STAGES BUILD_DIR="$PWD/build-gpu" FLASHATTN_HEAD_DIMS="$TIERS" GPU_CHECK_SM80_FORWARD=0 \
   CTEST_ARGS="-R $TESTS -E Sm90Bwd" CTEST_TIMEOUT=600 tools/gpu-check "$O/gc" >/dev/null 2>&1
 grep -E "build rc|tests (passed|failed)" "$O/gc/gpu-check.log" | tee -a "$LOG"
-[[ -n "${BASE:-}" ]] && { wait "$P2"; B2=$?; echo "base build rc=$B2" | tee -a "$LOG"; }
+BVAR=""
+for name in "${!BPID[@]}"; do
+  wait "${BPID[$name]}"; rc=$?
+  echo "$name build rc=$rc" | tee -a "$LOG"
+  [[ $rc == 0 ]] && BVAR="$BVAR$name:BENCH=/tmp/base_$name/b/bin/flashattn_gpu_bench;"
+done
 grep -q '"build": {"rc": 0,' "$O/gc/results.json" || { tail -40 "$O/gc/gpu-check.log" | tee -a "$LOG"; pack; exit 1; }
 
 if [[ "${AB:-1}" == 1 ]]; then
   SHAPES=${SHAPES:-"64,512,1;64,1024,1;64,2048,1;64,512,0;64,1024,0;64,2048,0;128,512,1;128,1024,1;128,2048,1;128,512,0;256,512,1;256,2048,1;64,8192,0;128,8192,0;128,8192,1"}
-  VAR="new:"
-  [[ $B2 == 0 ]] && VAR="main:BENCH=/tmp/base/b/bin/flashattn_gpu_bench;$VAR"
+  VAR="${BVAR}new:"
   [[ -n "${VARIANTS:-}" ]] && VAR="$VAR;$VARIANTS"
   sec "A/B ($VAR)"
   python3 bench/gpu/sm90_variants.py --pass "${PASS:-fwd}" --bench build-gpu/bin/flashattn_gpu_bench --variants "$VAR" \

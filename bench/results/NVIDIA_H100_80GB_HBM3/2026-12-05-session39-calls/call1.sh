@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 39 call 1 (carry .deps/googletest): every tier with both forward builds - the forward
+# Session 39 call 1 (carry .deps/googletest), to run at a commit whose config.h
+# fwd90_defaults_built returns true for every tier (not yet on main: no device was lent in
+# session 39, e2723f6 had it and e2723f6's successor took it back): every tier with both forward builds - the forward
 # suites (Sm90.SwitchedSameBytes on all five tiers), the sanitizers on the default builds, and the
 # A/B of the compiled-in defaults ("new") against the switch-reading build (FLASHATTN_SM90_SWITCHED=1).
 set -u

@@ -9,6 +9,8 @@
 //                                     (K-major A, 128 keys), K read N-major, warpgroup cw's
 //                                     head_dim columns cw * kDQ .. + kDQ - 1 (64-query steps)
 //                                     or rows cw * 64 .. + 63 (128-query steps); both dS buffers
+//   dQ^T = K^T dS^T                   80-query steps (kDqT): K's panel cw read M-major (the
+//                                     transposed A), the dS buffer K-major as B
 // (tiers 192 and 256: both warpgroups on the same 64 keys, warpgroup 0's dV and 1's dK over all
 // columns, each warpgroup's dQ columns as wgmma pieces, Bwd90Config::dq_col0 / dq_col1; the P^T
 // exchange tile, sp_offset)
@@ -121,6 +123,29 @@ void check_tier(int head_dim) {
           ASSERT_EQ(o, sds_offset<C>(qr, cw * 64 + kr));
           s.at(sdS + o) = ds[qr][cw * 64 + kr];
         }
+    if constexpr (C::kDqT) {
+      // dQ^T[dq_col0 .. + 64, all kBlockM queries] = K^T dS^T: A(m, e) = K[16 kk + e][dq_col0 + m]
+      // through the kernel's M-major descriptor (the model reads it as an MN-major operand's
+      // (k, mn) element), B(e, n) = dS[n][16 kk + e] through the whole buffer's K-major one.
+      for (int cw = 0; cw < 2; ++cw) {
+        const int dq_col0 = C::dq_col0(cw);
+        const uint32_t sKdq = panel_col(C::kOffK, dq_col0, C::kPanelKV);
+        int bad = 0;
+        for (int m = 0; m < 64; ++m)
+          for (int n = 0; n < C::kBlockM; ++n) {
+            double got = 0, want = 0;
+            for (int kk = 0; kk < C::kBlockN / 16; ++kk)
+              for (int e = 0; e < 16; ++e)
+                got += read_mn_major(s, desc_mn_major(sKdq, C::kPanelKV, kk), e, m) *
+                       read_k_major(s, desc_k_major(sdS, C::kPaneldS, kk), n, e);
+            const int col = dq_col0 + m;
+            for (int j = 0; j < C::kBlockN; ++j) want += ds[n][j] * (col < head_dim ? k[j][col] : 0.0);
+            bad += !(got == want);
+          }
+        EXPECT_EQ(bad, 0) << "dQ^T, tier " << kD << " hd " << head_dim << " buffer " << buf << " wg " << cw;
+      }
+      continue;
+    }
     for (int cw = 0; cw < 2; ++cw)
      for (int piece = 0; piece < (C::kDQ1 > 0 ? 2 : 1); ++piece) {
       // The kernel's dq_row0, dq_col0 (or piece 1's column), sKdq and dS tile of warpgroup cw.
@@ -153,6 +178,8 @@ TEST(Sm90BwdLayout, DescriptorsReadWhatTmaWrote) {
   check_tier<Bwd90Config<64, false, 128>>(40);
   check_tier<Bwd90Config<128>>(128);
   check_tier<Bwd90Config<128>>(104);
+  check_tier<Bwd90Config<128, true, 80>>(128);
+  check_tier<Bwd90Config<128, true, 80>>(104);
   check_tier<Bwd90Config<192>>(192);
   check_tier<Bwd90Config<192>>(152);
   check_tier<Bwd90Config<256>>(256);
@@ -399,6 +426,57 @@ TEST(Sm90BwdLayout, DqStagedInTheRing) {
   for (int h : hit) EXPECT_EQ(h, 1);
 }
 
+// 80-query steps at head_dim 128 (kDqT, FLASHATTN_SM90_BWD_BLOCK_M=80): the regions in 227 KB
+// without keep bits, one dQ buffer of four 32-column swizzled boxes; when a call may take them
+// (bwd90_steps80_ok); and the consumers' dQ^T stores: thread (cw, warp, lane)'s accumulator
+// 4 g + 2 hf + e, dQ element (query 8 g + 2 tq + e, column 64 cw + warp * 16 + gr + 8 hf), at
+// row0(hf, e) + 1024 g as the kernel computes it (the same as sdq_stage_offset of the element:
+// the swizzle reads the row within its 8-row atom), where TMA's box reads it, every element
+// once, each 32-bit store of a warp on 32 distinct banks.
+TEST(Sm90BwdLayout, DqTransposedStores) {
+  using C = Bwd90Config<128, true, 80>;
+  static_assert(C::kDqT && !Bwd90Config<128, true>::kDqT && !Bwd90Config<64, true, 128>::kDqT, "kDqT: 80-query steps");
+  EXPECT_EQ(C::kBlockM, 80);
+  EXPECT_EQ(C::kDqAcc, 40);
+  EXPECT_EQ(C::kBytesKeep, 0);
+  EXPECT_EQ(C::kBuffersdQ, 1);
+  EXPECT_EQ(C::kBytesdQ, 80 * 128 * 4);
+  EXPECT_EQ(C::kOffdQ % 1024, 0);
+  EXPECT_EQ(C::kOffdQ, C::kOffdS + 2 * C::kBytesdS);
+  EXPECT_EQ(C::kOffLse, C::kOffdQ + C::kBytesdQ);
+  EXPECT_LE(C::kSmemBytes, 232448);
+  EXPECT_EQ(C::dq_col0(0), 0);
+  EXPECT_EQ(C::dq_col0(1), 64);
+  EXPECT_TRUE(bwd90_steps80_ok(128, false, false, false, true));
+  EXPECT_FALSE(bwd90_steps80_ok(64, false, false, false, true));
+  EXPECT_FALSE(bwd90_steps80_ok(192, false, false, false, true));
+  EXPECT_FALSE(bwd90_steps80_ok(128, true, false, false, true));   // a score modifier
+  EXPECT_FALSE(bwd90_steps80_ok(128, false, true, false, true));   // dropout
+  EXPECT_FALSE(bwd90_steps80_ok(128, false, false, true, true));   // deterministic
+  EXPECT_FALSE(bwd90_steps80_ok(128, false, false, false, false));  // varlen or red.global
+  std::vector<int> hit(C::kBlockM * 128, 0);
+  for (int cw = 0; cw < 2; ++cw)
+    for (int warp = 0; warp < 4; ++warp)
+      for (int hf = 0; hf < 2; ++hf)
+        for (int e = 0; e < 2; ++e)
+          for (int g = 0; g < C::kBlockM / 8; ++g) {
+            std::vector<int> bank_used(32, 0);
+            for (int lane = 0; lane < 32; ++lane) {
+              const int gr = lane / 4, tq = lane % 4;
+              const int q = 8 * g + 2 * tq + e, c = C::dq_col0(cw) + warp * 16 + gr + 8 * hf;
+              const uint32_t o = sdq_stage_offset<C>(2 * tq + e, c) + 1024u * uint32_t(g);
+              ASSERT_EQ(o, sdq_stage_offset<C>(q, c)) << "query 8 g + r is 1024 g bytes past query r";
+              const uint32_t a = uint32_t(q) * 128u + uint32_t(c % 32) * 4u;  // in box c / 32 before the swizzle
+              ASSERT_EQ(o, uint32_t(c / 32) * uint32_t(C::kBlockM * 128) + (a ^ (((a >> 7) & 7u) << 4)))
+                  << "TMA's 128-byte swizzle, box " << c / 32;
+              ASSERT_LT(o + 4, uint32_t(C::kBytesdQ) + 1);
+              ++hit[q * 128 + c];
+              EXPECT_EQ(bank_used[(o / 4) % 32]++, 0) << "bank conflict: wg " << cw << " warp " << warp << " g " << g;
+            }
+          }
+  for (int h : hit) EXPECT_EQ(h, 1);
+}
+
 TEST(Sm90BwdLayout, DqVariantBuffer) {
   check_dq_buffer<Bwd90Config<64, true>>();
   check_dq_buffer<Bwd90Config<64, true, 128>>();
@@ -541,6 +619,7 @@ TEST(Sm90BwdLayout, DsStmatrixStore) {
   check_ds_stmatrix<Bwd90Config<64>>();
   check_ds_stmatrix<Bwd90Config<64, true, 128>>();
   check_ds_stmatrix<Bwd90Config<128>>();
+  check_ds_stmatrix<Bwd90Config<128, true, 80>>();
   check_ds_stmatrix<Bwd90Config<192>>();
   check_ds_stmatrix<Bwd90Config<256>>();
 }

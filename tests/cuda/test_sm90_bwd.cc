@@ -429,6 +429,53 @@ TEST(Sm90Bwd, Block64) {
       [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
+// Head_dim 128 in 80-query steps (FLASHATTN_SM90_BWD_BLOCK_M=80, off until measured:
+// bwd_config.h kDqT, dQ transposed through a swizzled buffer): the grid's head_dim 96, 104 and 128
+// cases (padded head_dims, odd lengths, causal: the mask cuts 80-row steps; the last step partial),
+// the options (a softcap, ALiBi, dropout, deterministic, varlen: 64-query steps, bwd90_steps80_ok),
+// the stream-K tail on 3 and 11 CTAs, and agreement with the 64-query steps, causal and not.
+template <typename F>
+void with_block80(F&& f) {
+  with_env("FLASHATTN_SM90_BWD_BLOCK_M", "80", f);
+}
+
+TEST(Sm90Bwd, Block80) {
+  REQUIRE_SM90_BWD();
+  int steps80 = 0;  // cases bwd90_steps80_ok gives 80-query steps
+  with_block80([&] {
+    for (GridParam g : bwd_grid())
+      if (g.head_dim > 64 && g.head_dim <= 128) {
+        check_backward_sm90(grid_spec(g, 19), "cuda-sm90");
+        ++steps80;  // (padded batch, plain scores, no dropout, not deterministic)
+      }
+    std::vector<Spec> specs = option_specs(128, /*dropout=*/true);
+    for (Spec& x : specs) {
+      x.seed = 4300 + uint64_t(&x - specs.data());
+      const bool plain = x.softcap == 0 && !x.alibi && x.dropout == 0 && !x.deterministic && !x.varlen();
+      SCOPED_TRACE(plain ? "80-query steps" : "64-query steps");
+      check_backward_sm90(x, "cuda-sm90");
+      steps80 += plain;
+    }
+    with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
+      for (const char* grid : {"3", "11"})
+        with_env("FLASHATTN_SM90_BWD_PERSISTENT", grid, [&] {
+          SCOPED_TRACE(std::string("stream-K, grid ") + grid);
+          check_backward_sm90(streamk_spec(128, 0, 2, 4, 200, 500, 8500), "cuda-sm90");
+          check_backward_sm90(streamk_spec(104, 0, 2, 4, 333, 700, 8501), "cuda-sm90");
+          steps80 += 2;
+        });
+    });
+  });
+  EXPECT_GT(steps80, 20);
+  with_block80([&] {  // deterministic: 64-query steps (the writer's semaphores are per 64 rows)
+    with_sm90_bwd(true, [&] { check_backward_deterministic(streamk_spec(128, 0, 2, 4, 300, 500, 8502), "cuda-sm90"); });
+  });
+  auto block80 = [](auto&& run) { with_block80([&] { with_sm90_bwd(true, run); }); };
+  auto block64 = [](auto&& run) { with_sm90_bwd(true, run); };
+  backward_agree(128, 6464, "cuda-sm90", block80, "cuda-sm90", block64);  // causal, GQA
+  backward_agree(streamk_spec(128, 0, 2, 4, 1000, 1200, 6465), "cuda-sm90", block80, "cuda-sm90", block64);
+}
+
 // The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed
 // (FLASHATTN_SM90_BWD_SERIAL_SDP=1, off: session 12 measured no gain): the grid's odd lengths at
 // head_dim 152-256 (both dQ schemes), the options with and without dropout, agreement with the

@@ -15,7 +15,8 @@ namespace flashattn::cuda::sm90 {
 // reductions, instead of each consumer thread's red.global.add. At head_dim 256 (kDqStage) that
 // tile is the ring stage the step has just consumed (no room for a buffer of its own).
 // kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
-// twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128.
+// twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128; or 80 at
+// head_dim 128 (kDqT below; FLASHATTN_SM90_BWD_BLOCK_M=80, off until measured: bwd90_steps80_ok).
 // Keys per CTA (the K, V tensor maps' box rows; bwd_launch.cu builds them before it picks a kernel).
 // Head_dim tiers 192 and 256 split the work between the consumer warpgroups by roles (kSplitD below).
 constexpr bool bwd90_split_d(int head_dim_tier) { return head_dim_tier >= 192; }
@@ -27,6 +28,14 @@ constexpr bool bwd90_dq_staged(int head_dim_tier) { return head_dim_tier == 256;
 // ... by head_dim (before the selector's tier: 193-256 run tier 256, dispatch/select.cc).
 constexpr bool bwd90_dq_staged_head_dim(int head_dim) {
   return bwd90_dq_staged(head_dim > 192 && head_dim <= 256 ? 256 : 0);
+}
+// Whether a call may take 80-query steps (Bwd90Config<128, true, 80>, kDqT; requested by
+// FLASHATTN_SM90_BWD_BLOCK_M=80): tier 128, plain scores, no dropout (its keep words are 32-query
+// words, and their shared memory would not fit), not deterministic (the writer's semaphores are
+// per 64-row query block), and a padded batch with the dQ variant (the writer adds the step's dQ
+// as swizzled TMA boxes, the tensor form). Everything else keeps 64-query steps.
+constexpr bool bwd90_steps80_ok(int head_dim_tier, bool extras, bool dropout, bool deterministic, bool dq_tensor) {
+  return head_dim_tier == 128 && !extras && !dropout && !deterministic && dq_tensor;
 }
 
 template <int kD_, bool kDqSmem_ = false, int kBlockM_ = 64>
@@ -61,6 +70,16 @@ struct Bwd90Config {
   // 128-query steps (kDqRows): rows cw * 64 .. + 63, all kDQ = kD columns.
   static constexpr bool kDqRows = kBlockM == 128;
   static constexpr int kDQ = kDqRows ? kD : kD / 2;
+  // kDqT: steps of a kBlockM that is no wgmma M (80 queries, FlashAttention-3's d128 step without a
+  // mask): each warpgroup computes dQ transposed, dQ^T = K^T dS^T over all kBlockN keys: M = its
+  // kDQ = 64 head_dim columns (K's panel cw, read M-major: wgmma's transposed A), N = the kBlockM
+  // queries (B = the dS buffer, K-major as stored); kBlockM / 2 accumulators a thread. The dQ
+  // buffer then takes kDqStage's layout (kD / 32 TMA boxes of 32 fp32 columns x kBlockM rows,
+  // 128-byte swizzle, sdq_stage_offset): a thread's elements (column, query) go out as 32-bit
+  // stores, conflict-free there (each lane's 16-byte chunk XOR its query % 8 covers the 32
+  // banks, Sm90BwdLayout.DqTransposedStores), and no pad (the padded rows would not fit).
+  static constexpr bool kDqT = kBlockM % 64 != 0;
+  static constexpr int kDqAcc = kDqT ? kBlockM / 2 : kDQ / 2;  // dQ floats a thread (piece 0 and 1 together)
   // ... as pieces: kDQ0 columns from dq_col0(cw), and at tier 192 kDQ1 = 32 more from
   // dq_col1(cw): warpgroup cw takes panel cw and half cw of panel 2 (96 columns each; an
   // MN-major B operand's N runs through whole swizzle atoms, and a piece of 32 may start 64 bytes
@@ -82,7 +101,7 @@ struct Bwd90Config {
   // d256: none, its 208 KB of operands leave no room).
   static constexpr int kPadColsdQ = 8;
   static constexpr int kRowdQ = (kD + kPadColsdQ) * 4;
-  static constexpr int kBytesdQ = kBlockM * kRowdQ;
+  static constexpr int kBytesdQ = kDqT ? kBlockM * kD * 4 : kBlockM * kRowdQ;
   // kSplitD: P^T d(score)/d(dot) of the step, fp32, from warpgroup 0 to 1 in the accumulators'
   // own order (float4 i of thread t at (i * 128 + t) * 16 bytes: conflict-free, sp_offset).
   static constexpr int kBytesP = kSplitD ? 64 * kBlockM * 4 : 0;
@@ -107,7 +126,7 @@ struct Bwd90Config {
   // kKeepDraws (each lane one query row of each). A thread's element (g,
   // e) of wgmma's accumulator layout (query 8 g + 2 tq + e % 2): bit keep_shift(g, e, tq) of its
   // word g / 4.
-  static constexpr int kKeepWordsWG = 64 * (kBlockM / 32);
+  static constexpr int kKeepWordsWG = kDqT ? 0 : 64 * (kBlockM / 32);  // (kDqT: no dropout)
   static constexpr int kKeepDraws = kBlockM / 64;
   static constexpr int kBytesKeep = 2 * 2 * kKeepWordsWG * 4;
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
@@ -131,9 +150,13 @@ struct Bwd90Config {
   static constexpr int kSmemBytes = kOffBar + (3 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
   static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
-  static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) && (kBlockM == 64 || (kBlockM == 128 && kD == 64)),
-                "each consumer warpgroup owns 64 keys (kSplitD: both the same 64); S^T is m64 n64, or m64 n128 at "
-                "head_dim 64 (registers)");
+  static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) &&
+                    (kBlockM == 64 || (kBlockM == 128 && kD == 64) || (kBlockM == 80 && kD == 128 && kDqSmem)),
+                "each consumer warpgroup owns 64 keys (kSplitD: both the same 64); S^T is m64 n64, m64 n128 at "
+                "head_dim 64 (registers), or m64 n80 at head_dim 128 with the dQ variant (kDqT)");
+  static_assert(!kDqT || (kBuffersdQ == 1 && kOffdQ % 1024 == 0 && (kBlockM * 128) % 1024 == 0 && kDQ == 64 &&
+                          kDQ1 == 0 && kBlockM % 16 == 0),
+                "kDqT: one dQ buffer of 1024-byte aligned swizzled boxes; each warpgroup one 64-column panel of K");
   static_assert(!kDqStage || (kBytesQ == 32 * 1024 && kBlockM * 128 * (kDQ / kDqBoxCols) == kBytesQ && kDQ == 128),
                 "kDqStage: a warpgroup's 128 fp32 dQ columns fill one Q (or dO) tile of the stage as four boxes");
   static_assert(kDQ % 32 == 0 && (kDQ <= 64 || kDQ % 64 == 0 || kD == 192),

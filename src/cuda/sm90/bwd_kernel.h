@@ -178,9 +178,11 @@ struct BwdParams90 {
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup. It
 // leaves softmax's scale out of dS (as FlashAttention-2 does): one multiply an element fewer; dK
 // takes the scale in the epilogue, dQ in its conversion (BwdParams90::dq_scale_out).
+// Not at 80-query steps either (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once would take
+// 40 + 20 + 40 + 128 registers a thread before any address, over the consumers' 240.
 template <typename C, bool kExtras>
 __host__ __device__ constexpr bool bwd90_lag() {
-  return !kExtras && !C::kSplitD;
+  return !kExtras && !C::kSplitD && !C::kDqT;
 }
 
 // kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
@@ -197,6 +199,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
   constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
+  static_assert(!kKeep || !C::kDqT, "80-query steps (kDqT): no dropout (bwd90_steps80_ok)");
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
                 "K's fragments in registers: head_dim 64, 128-query steps, plain scores (registers)");
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
@@ -205,7 +208,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   constexpr int kNKV = kD / 2;
   // dQ's accumulators of a warpgroup, by the same pieces.
   struct DqAcc {
-    float a[C::kDQ0 / 2];
+    float a[C::kDqT ? C::kDqAcc : C::kDQ0 / 2];
     float b[C::kDQ1 > 0 ? C::kDQ1 / 2 : 1];
   };
   const sm80::BwdParams& bp = P.bp;
@@ -379,8 +382,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const int m0 = cur.m_block * kBlockM;
           const int rows = min(kBlockM, seq.seqlen_q - m0);
 #pragma unroll
-          for (int e = 0; e < kBlockM / 32; ++e) {
+          for (int e = 0; e < (kBlockM + 31) / 32; ++e) {
             const int r = lane + 32 * e;
+            if (kBlockM % 32 != 0 && r >= kBlockM) break;  // (80-query steps: lanes 16-31 of the last pass)
             float lse = INFINITY, dsum = 0.0f;
             if (r < rows) {
               const float raw = p.lse[b * p.lse_batch_stride + cur.h * p.lse_head_stride + seq.row_begin_q + m0 + r];
@@ -445,6 +449,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                     tma_reduce_add_4d(&P.tma_dq,
                                       smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
                                       w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
+              }
+            } else if constexpr (C::kDqT) {
+              // (a padded batch only, bwd90_steps80_ok) The buffer's kD / 32 swizzled boxes.
+              if (lane == 0) {
+#pragma unroll
+                for (int j = 0; j < kD / C::kDqBoxCols; ++j)
+                  tma_reduce_add_4d(&P.tma_dq, sdQ + j * (kBlockM * 128), j * C::kDqBoxCols, m0, cur.h, b);
               }
             } else if (P.dq_tensor) {
 #ifndef FLASHATTN_SM90_MEASURE_NO_DQ  // (a measurement build without dQ's reductions: bench/NOTES.md session 29)
@@ -589,13 +600,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     const uint32_t sdS_ = smem_addr(smem + C::kOffdS + buf * C::kBytesdS) + uint32_t(dq_row0) * 128u;
     fence_dq(acc_dq);
     wgmma_fence();
+    if constexpr (C::kDqT) {
+      // dQ^T (this warpgroup's 64 columns x the kBlockM queries) = K^T dS^T: A = K's panel cw read
+      // M-major (sKdq: columns dq_col0 = 64 cw, keys 16 kk.. at 2048 bytes a k16 step, as dQ's B
+      // operand below), B = the whole dS buffer (dq_row0 = 0), K-major as stored (queries x keys).
 #pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      Wgmma<C::kDQ0, T, 1>::ss(acc_dq.a, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk),
-                               kk > 0);
-      if constexpr (C::kDQ1 > 0)
-        Wgmma<C::kDQ1, T, 1>::ss(acc_dq.b, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq1, C::kPanelKV, kk),
+      for (int kk = 0; kk < kBlockN / 16; ++kk)
+        Wgmma<kBlockM, T, 0, 1>::ss(acc_dq.a, desc_mn_major(sKdq, C::kPanelKV, kk), desc_k_major(sdS_, C::kPaneldS, kk),
+                                    kk > 0);
+    } else {
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        Wgmma<C::kDQ0, T, 1>::ss(acc_dq.a, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq, C::kPanelKV, kk),
                                  kk > 0);
+        if constexpr (C::kDQ1 > 0)
+          Wgmma<C::kDQ1, T, 1>::ss(acc_dq.b, desc_k_major(sdS_, C::kPaneldS, kk), desc_mn_major(sKdq1, C::kPanelKV, kk),
+                                   kk > 0);
+      }
     }
     wgmma_commit();
   };
@@ -626,6 +647,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
       fence_proxy_async_shared();
       mbar_arrive(dq_full + (s_ % kStages));
+    } else if constexpr (C::kDqT) {
+      // dQ^T's element (column c, query q) - accumulator 4 g + 2 hf + e: c = 64 cw + warp * 16 +
+      // gr + 8 hf, q = 8 g + 2 tq + e - into the one dQ buffer (bwd_config.h kDqT: kD / 32
+      // swizzled boxes) once the writer has read its previous use; then fence and arrive.
+      if (s_ > 0) mbar_wait(dq_empty, (s_ - 1) & 1);
+      // Query 8 g + r lies 1024 g bytes past query r (the swizzle reads the row within its 8-row
+      // atom only): four offsets a thread, the rest immediates (computed per element, ptxas kept
+      // all 40 offsets across the loop and spilled them).
+      unsigned char* sdQ = smem + C::kOffdQ;
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          unsigned char* row0 = sdQ + sdq_stage_offset<C>(2 * tq + e, dq_col0 + warp * 16 + gr + hf * 8);
+#pragma unroll
+          for (int g = 0; g < kBlockM / 8; ++g) *reinterpret_cast<float*>(row0 + g * 1024) = acc_dq.a[4 * g + 2 * hf + e];
+        }
+      fence_proxy_async_shared();
+      mbar_arrive(dq_full);
     } else if constexpr (C::kDqSmem) {
       // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
@@ -1009,8 +1049,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // the wait: their latency hides behind the GEMM's. (D: kLag loads it while dP^T runs, the
         // other schedule after the wait, for registers.)
         // (kKRegs: after the wait, for registers.)
+        // (kDqT: after the wait too, for registers.)
+        constexpr bool kLseLate = kKRegs || C::kDqT;
         float2 lse2[kNS / 4], dsum2[kNS / 4];
-        if constexpr (!kKRegs) {
+        if constexpr (!kLseLate) {
 #pragma unroll
           for (int g = 0; g < kNS / 4; ++g) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
         }
@@ -1026,7 +1068,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
         for (int g = 0; g < kNS / 4; ++g) {
-          if constexpr (kKRegs) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+          if constexpr (kLseLate) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
           if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
           for (int e = 0; e < 4; ++e) {

@@ -35,14 +35,16 @@ namespace {
 template <int kD>
 constexpr int Bwd90Max = std::max({Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
                                    kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
-                                   kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0});
+                                   kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0,
+                                   kD == 128 ? Bwd90Config<128, true, 80>::kSmemBytes : 0});
 
 // The dQ variant's target: the fp32 workspace (rows, heads, dq_accum_dim) of a padded batch as a
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
 // (the pad lies past the extent: never written) x kBlockM rows, no swizzle (the consumers store
 // plain rows of Bwd90Config::kRowdQ bytes).
-// Head_dim 256 (kDqStage): boxes of 32 columns x kBlockM rows, 128-byte swizzle (the consumers
-// store dQ into the ring stage as sdq_stage_offset places it).
+// Head_dim 256 (kDqStage) and 80-query steps (kDqT): boxes of 32 columns x kBlockM rows, 128-byte
+// swizzle (the consumers store dQ into the ring stage, or kDqT's buffer, as sdq_stage_offset
+// places it).
 CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m, bool stage) {
   using C = Bwd90Config<64, true>;  // kPadColsdQ: the same in every configuration
   CUtensorMap map;
@@ -75,7 +77,9 @@ struct Launch {
 // GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
 // tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
-// takes 64 at tier 64 too (any other value changes nothing).
+// takes 64 at tier 64 too; =80 takes 80-query steps at tier 128 where bwd90_steps80_ok allows
+// them (bwd_config.h kDqT: FlashAttention-3's d128 step without a mask; off until measured);
+// any other value changes nothing.
 float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
@@ -85,16 +89,6 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
     P.lse_ks = float(std::log2(double(bp.fwd.dropout.keep_scale)));
     P.inv_ks = float(1.0 / double(bp.fwd.dropout.keep_scale));
   }
-  const char* block_m = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
-  P.block_m = p.head_dim <= 64 && !P.extras() && !(block_m != nullptr && std::string(block_m) == "64") ? 128 : 64;
-  const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
-  const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
-  const int batch = p.varlen ? 1 : p.batch;
-  P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, P.block_m);
-  P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, P.block_m);
-  P.block_n = bwd90_block_n(l.kernel->head_dim);
-  P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, P.block_n);
-  P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, P.block_n);
   // dQ through shared memory and a writer warp's bulk reductions: the default since session 5
   // measured it against the consumers' red.global.add (seqlen 8k: d128 327 vs 288 TFLOP/s, d64
   // 203 vs 202); FLASHATTN_SM90_BWD_DQ_TMA=0 keeps red.global.
@@ -106,7 +100,21 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) &&
               !(stage && bp.fwd.cu_seqlens_q != nullptr);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
-  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage);
+  const char* block_m_env = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
+  const std::string block_m = block_m_env != nullptr ? block_m_env : "";
+  P.block_m = p.head_dim <= 64 && !P.extras() && block_m != "64" ? 128 : 64;
+  if (block_m == "80" &&
+      bwd90_steps80_ok(l.kernel->head_dim, P.extras(), P.dropout(), bp.deterministic, P.dq_tensor))
+    P.block_m = 80;
+  const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
+  const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
+  const int batch = p.varlen ? 1 : p.batch;
+  P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, P.block_m);
+  P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, P.block_m);
+  P.block_n = bwd90_block_n(l.kernel->head_dim);
+  P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, P.block_n);
+  P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, P.block_n);
+  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage || P.block_m % 64 != 0);  // (% 64: kDqT)
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);

@@ -111,6 +111,16 @@ void launch_bwd90(const void* params, void* stream) {
   if constexpr (kD == 64) {
     if (P.block_m == 128) return launch_bwd90_block<T, kD, 128>(P, s);
   }
+  if constexpr (kD == 128) {
+    // 80-query steps (bwd_config.h kDqT), where bwd90_steps80_ok allowed them (bwd_launch.cu):
+    // plain scores only, the dQ variant's tensor form.
+    if (P.block_m == 80) {
+      if (!bwd90_steps80_ok(kD, P.extras(), P.dropout(), P.bp.deterministic, P.dq_smem && P.dq_tensor))
+        throw CudaError("flashattn: internal error: the sm90 backward's 80-query steps take plain scores, no dropout, "
+                        "no determinism and a padded batch");
+      return launch_bwd90_config<T, Bwd90Config<kD, true, 80>, false>(P, s);
+    }
+  }
   launch_bwd90_block<T, kD, 64>(P, s);
 }
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Session 39 call 3 (warm, after call2.sh: its build-gpu has tiers 64 and 128 with the tests): the
+# d128 backward's 80-query steps (FLASHATTN_SM90_BWD_BLOCK_M=80, bwd_config.h kDqT), never run on
+# a GPU before: their tests first (each step bounded: a hang must not eat the call), then
+# compute-sanitizer with the knob on, then the A/B against the 64-query steps beside cuDNN.
+set -u
+O=/tmp/r3
+rm -rf "$O" && mkdir -p "$O"
+pack() { (cd /tmp && tar czf "$OUT/r3.tgz" r3 2>/dev/null); }
+B=build-gpu/bin
+timeout 240 "$B/flashattn_cuda_tests" --gtest_filter='Sm90Bwd.Block80:Sm90BwdDqTmaOptions.*/1' >"$O/tests.txt" 2>&1
+rc=$?
+echo "tests rc=$rc $(grep -E '^\[  (PASSED|FAILED)' "$O/tests.txt" | tr '\n' ' ')" | tee "$O/log.txt"
+pack
+[[ $rc == 0 ]] || { tail -60 "$O/tests.txt"; exit 1; }
+for tool in memcheck racecheck; do
+  FLASHATTN_SM90_BWD_BLOCK_M=80 timeout 150 compute-sanitizer --tool $tool --error-exitcode 3 "$B/flashattn_cuda_sanitize" \
+    >"$O/san_$tool.txt" 2>&1
+  echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_$tool.txt" | tail -1)" | tee -a "$O/log.txt"
+  pack
+done
+timeout 240 python3 bench/gpu/sm90_variants.py --pass bwd --bench "$B/flashattn_gpu_bench" \
+  --variants "new:;b80:FLASHATTN_SM90_BWD_BLOCK_M=80" \
+  --shapes "128,2048,0;128,4096,0;128,8192,0;128,16384,0;128,2048,1;128,8192,1;128,1024,0;128,512,0" \
+  --rounds 3 --out "$O/ab.json" >"$O/ab.txt" 2>&1
+echo "ab rc=$?" | tee -a "$O/log.txt"
+grep -A20 "^| shape" "$O/ab.txt" | tee -a "$O/log.txt"
+pack

@@ -3,6 +3,7 @@
 // FLASHATTN_WITH_CUDA is defined). Definitions live in src/cuda/sm80/launch.cu.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 
@@ -19,6 +20,14 @@ struct DeviceInfo {
   bool has_sm80_image = false;  // this build holds machine code the device can run
 };
 DeviceInfo current_device();
+
+// Launch counters for tests and diagnostics (not part of the public API): launches of kernel
+// variants that an environment knob asks for but a rule may refuse, so that a test can tell the
+// variant ran rather than its fallback. Process-wide.
+struct LaunchCounters {
+  std::atomic<long long> sm90_bwd_steps80{0};  // sm90 backward launches in 80-query steps (bwd_config.h kDqT)
+};
+LaunchCounters& launch_counters();
 
 // Copies device (or host) memory to the host on `stream` and waits for that stream.
 void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream);

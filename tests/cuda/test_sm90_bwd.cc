@@ -16,6 +16,7 @@
 #include <string>
 #include <tuple>
 
+#include "cuda/backend.h"
 #include "gpu_harness.h"
 
 namespace flashattn::test {
@@ -432,48 +433,53 @@ TEST(Sm90Bwd, Block64) {
 // Head_dim 128 in 80-query steps (FLASHATTN_SM90_BWD_BLOCK_M=80, off until measured:
 // bwd_config.h kDqT, dQ transposed through a swizzled buffer): the grid's head_dim 96, 104 and 128
 // cases (padded head_dims, odd lengths, causal: the mask cuts 80-row steps; the last step partial),
-// the options (a softcap, ALiBi, dropout, deterministic, varlen: 64-query steps, bwd90_steps80_ok),
-// the stream-K tail on 3 and 11 CTAs, and agreement with the 64-query steps, causal and not.
+// the options (a softcap, ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok), the stream-K
+// tail on 3 and 11 CTAs, deterministic (64-query steps), and agreement with the 64-query steps,
+// causal and not. Each call must have taken the steps the rule gives it (the launch counter).
 template <typename F>
 void with_block80(F&& f) {
   with_env("FLASHATTN_SM90_BWD_BLOCK_M", "80", f);
 }
+long long steps80_launches() { return cuda::launch_counters().sm90_bwd_steps80.load(); }
 
 TEST(Sm90Bwd, Block80) {
   REQUIRE_SM90_BWD();
-  int steps80 = 0;  // cases bwd90_steps80_ok gives 80-query steps
+  int ran80 = 0;
+  auto check = [&](const Spec& x, bool want80) {
+    const long long before = steps80_launches();
+    check_backward_sm90(x, "cuda-sm90");
+    const bool took80 = steps80_launches() > before;
+    EXPECT_EQ(took80, want80) << "80-query steps taken: " << took80 << ", " << x.str();
+    ran80 += took80;
+  };
   with_block80([&] {
     for (GridParam g : bwd_grid())
-      if (g.head_dim > 64 && g.head_dim <= 128) {
-        check_backward_sm90(grid_spec(g, 19), "cuda-sm90");
-        ++steps80;  // (padded batch, plain scores, no dropout, not deterministic)
-      }
+      if (g.head_dim > 64 && g.head_dim <= 128) check(grid_spec(g, 19), true);  // padded batch, plain scores
     std::vector<Spec> specs = option_specs(128, /*dropout=*/true);
     for (Spec& x : specs) {
       x.seed = 4300 + uint64_t(&x - specs.data());
-      const bool plain = x.softcap == 0 && !x.alibi && x.dropout == 0 && !x.deterministic && !x.varlen();
-      SCOPED_TRACE(plain ? "80-query steps" : "64-query steps");
-      check_backward_sm90(x, "cuda-sm90");
-      steps80 += plain;
+      check(x, x.softcap == 0 && !x.alibi && x.dropout == 0 && !x.varlen());
     }
     with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
       for (const char* grid : {"3", "11"})
         with_env("FLASHATTN_SM90_BWD_PERSISTENT", grid, [&] {
           SCOPED_TRACE(std::string("stream-K, grid ") + grid);
-          check_backward_sm90(streamk_spec(128, 0, 2, 4, 200, 500, 8500), "cuda-sm90");
-          check_backward_sm90(streamk_spec(104, 0, 2, 4, 333, 700, 8501), "cuda-sm90");
-          steps80 += 2;
+          check(streamk_spec(128, 0, 2, 4, 200, 500, 8500), true);
+          check(streamk_spec(104, 0, 2, 4, 333, 700, 8501), true);
+          check(streamk_spec(128, 1, 2, 4, 200, 500, 8502), false);  // softcap, ALiBi, dropout
         });
     });
+    const long long before = steps80_launches();  // deterministic: 64-query steps (per-64-row semaphores)
+    with_sm90_bwd(true, [&] { check_backward_deterministic(streamk_spec(128, 0, 2, 4, 300, 500, 8503), "cuda-sm90"); });
+    EXPECT_EQ(steps80_launches(), before);
   });
-  EXPECT_GT(steps80, 20);
-  with_block80([&] {  // deterministic: 64-query steps (the writer's semaphores are per 64 rows)
-    with_sm90_bwd(true, [&] { check_backward_deterministic(streamk_spec(128, 0, 2, 4, 300, 500, 8502), "cuda-sm90"); });
-  });
+  EXPECT_GT(ran80, 40);
   auto block80 = [](auto&& run) { with_block80([&] { with_sm90_bwd(true, run); }); };
   auto block64 = [](auto&& run) { with_sm90_bwd(true, run); };
+  const long long before = steps80_launches();
   backward_agree(128, 6464, "cuda-sm90", block80, "cuda-sm90", block64);  // causal, GQA
   backward_agree(streamk_spec(128, 0, 2, 4, 1000, 1200, 6465), "cuda-sm90", block80, "cuda-sm90", block64);
+  EXPECT_EQ(steps80_launches(), before + 2) << "one 80-query launch per agreement";
 }
 
 // The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed

@@ -345,6 +345,11 @@ DeviceInfo current_device() {
   return info;
 }
 
+LaunchCounters& launch_counters() {
+  static LaunchCounters counters;
+  return counters;
+}
+
 void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s), "cudaMemcpyAsync(cu_seqlens to host)");

@@ -35,8 +35,10 @@ namespace {
 template <int kD>
 constexpr int Bwd90Max = std::max({Bwd90Config<kD, true>::kSmemBytes, Bwd90Config<kD>::kSmemBytes,
                                    kD == 64 ? Bwd90Config<64, true, 128>::kSmemBytes : 0,
-                                   kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0,
-                                   kD == 128 ? Bwd90Config<128, true, 80>::kSmemBytes : 0});
+                                   kD == 64 ? Bwd90Config<64, false, 128>::kSmemBytes : 0});
+// (The 80-query steps' kernel, an opt-in that needs more, is not counted here: launch_main takes
+// it only where the device's opt-in shared memory holds it.)
+using Steps80 = Bwd90Config<128, true, 80>;
 
 // The dQ variant's target: the fp32 workspace (rows, heads, dq_accum_dim) of a padded batch as a
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
@@ -78,7 +80,8 @@ struct Launch {
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
 // tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
 // takes 64 at tier 64 too; =80 takes 80-query steps at tier 128 where bwd90_steps80_ok allows
-// them (bwd_config.h kDqT: FlashAttention-3's d128 step without a mask; off until measured);
+// them and the device's opt-in shared memory holds the kernel (bwd_config.h kDqT: FlashAttention-3's
+// d128 step, which it keeps for calls without a mask; here masks take it too; off until measured);
 // any other value changes nothing.
 float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
@@ -104,8 +107,9 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const std::string block_m = block_m_env != nullptr ? block_m_env : "";
   P.block_m = p.head_dim <= 64 && !P.extras() && block_m != "64" ? 128 : 64;
   if (block_m == "80" &&
-      bwd90_steps80_ok(l.kernel->head_dim, P.extras(), P.dropout(), bp.deterministic, P.dq_tensor))
-    P.block_m = 80;
+      bwd90_steps80_ok(l.kernel->head_dim, P.extras(), P.dropout(), bp.deterministic, P.dq_tensor) &&
+      current_device().smem_optin >= std::size_t(Steps80::kSmemBytes))
+    P.block_m = Steps80::kBlockM;
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "cuda/backend.h"
 #include "cuda/sm80/check.h"
 #include "cuda/sm90/bwd_kernel.h"
 
@@ -118,6 +119,7 @@ void launch_bwd90(const void* params, void* stream) {
       if (!bwd90_steps80_ok(kD, P.extras(), P.dropout(), P.bp.deterministic, P.dq_smem && P.dq_tensor))
         throw CudaError("flashattn: internal error: the sm90 backward's 80-query steps take plain scores, no dropout, "
                         "no determinism and a padded batch");
+      launch_counters().sm90_bwd_steps80.fetch_add(1, std::memory_order_relaxed);
       return launch_bwd90_config<T, Bwd90Config<kD, true, 80>, false>(P, s);
     }
   }

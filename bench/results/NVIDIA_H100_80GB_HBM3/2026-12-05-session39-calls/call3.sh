@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 39 call 3 (warm, after call2.sh: its build-gpu has tiers 64 and 128 with the tests): the
+# Session 39 call 3 (carry .deps/googletest; builds tiers 64 and 128 with the tests into build-gpu
+# unless call2.sh already did, so it may run first): the
 # d128 backward's 80-query steps (FLASHATTN_SM90_BWD_BLOCK_M=80, bwd_config.h kDqT), never run on
 # a GPU before: their tests first (each step bounded: a hang must not eat the call), then
 # compute-sanitizer with the knob on, then the A/B against the 64-query steps beside cuDNN.
@@ -8,9 +9,14 @@ O=/tmp/r3
 rm -rf "$O" && mkdir -p "$O"
 pack() { (cd /tmp && tar czf "$OUT/r3.tgz" r3 2>/dev/null); }
 B=build-gpu/bin
+if [[ ! -x "$B/flashattn_cuda_tests" || ! -x "$B/flashattn_gpu_bench" ]]; then
+  GPU_CHECK_STAGES=build BUILD_DIR="$PWD/build-gpu" FLASHATTN_HEAD_DIMS="64;128" GPU_CHECK_SM80_FORWARD=0 \
+    tools/gpu-check "$O/gc" >/dev/null 2>&1
+  echo "build: $(grep -E 'build rc' "$O/gc/gpu-check.log")" | tee "$O/log.txt"
+fi
 timeout 240 "$B/flashattn_cuda_tests" --gtest_filter='Sm90Bwd.Block80:Sm90BwdDqTmaOptions.*/1' >"$O/tests.txt" 2>&1
 rc=$?
-echo "tests rc=$rc $(grep -E '^\[  (PASSED|FAILED)' "$O/tests.txt" | tr '\n' ' ')" | tee "$O/log.txt"
+echo "tests rc=$rc $(grep -E '^\[  (PASSED|FAILED)' "$O/tests.txt" | tr '\n' ' ')" | tee -a "$O/log.txt"
 pack
 [[ $rc == 0 ]] || { tail -60 "$O/tests.txt"; exit 1; }
 for tool in memcheck racecheck; do

@@ -5,9 +5,11 @@
 # a GPU before: their tests first (each step bounded: a hang must not eat the call), then the A/B
 # against the 64-query steps beside cuDNN, then compute-sanitizer with the knob on.
 set -u
+export FLASHATTN_COMMIT=${COMMIT:-unknown}
 O=/tmp/r3
 rm -rf "$O" && mkdir -p "$O"
 pack() { (cd /tmp && tar czf "$OUT/r3.tgz" r3 2>/dev/null); }
+{ nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; } >"$O/smi.txt" 2>&1
 B=build-gpu/bin
 if [[ ! -x "$B/flashattn_cuda_tests" || ! -x "$B/flashattn_gpu_bench" ]]; then
   GPU_CHECK_STAGES=build BUILD_DIR="$PWD/build-gpu" FLASHATTN_HEAD_DIMS="64;128" GPU_CHECK_SM80_FORWARD=0 \

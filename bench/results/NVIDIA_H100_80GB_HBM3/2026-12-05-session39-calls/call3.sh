@@ -34,3 +34,9 @@ for tool in memcheck racecheck; do
   echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_$tool.txt" | tail -1)" | tee -a "$O/log.txt"
   pack
 done
+# ... and the stream-K tail's pieces in 80-query steps (three persistent CTAs).
+FLASHATTN_SM90_BWD_BLOCK_M=80 FLASHATTN_SM90_BWD_STREAMK=1 FLASHATTN_SM90_BWD_PERSISTENT=3 timeout 120 \
+  compute-sanitizer --tool racecheck --error-exitcode 3 "$B/flashattn_cuda_sanitize" >"$O/san_race_sk.txt" 2>&1
+echo "racecheck stream-K rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/san_race_sk.txt" | tail -1)" | tee -a "$O/log.txt"
+pack
+tail -30 "$O/log.txt"

@@ -49,16 +49,18 @@ inline int bwd90_tier(int head_dim) {
   return head_dim <= 64 ? 64 : head_dim <= 128 ? 128 : head_dim <= 192 ? 192 : 256;
 }
 
-// Whether tier 192 / 256 of the sm90 backward is in this build (FLASHATTN_HEAD_DIMS may leave
-// them out): their cases are skipped otherwise.
+// Whether a tier (64, 128, 192, 256) of the sm90 backward is in this build (FLASHATTN_HEAD_DIMS
+// may leave any out): its cases are skipped otherwise.
 inline bool tier_built(int tier) {
   auto probe = [](int t) {
     std::string why;
     return sm90_path_built(true, &why, t);
   };
-  static const bool built192 = probe(192), built256 = probe(256);
-  return tier == 64 || tier == 128 || (tier == 192 && built192) || (tier == 256 && built256);
+  static const bool built[4] = {probe(64), probe(128), probe(192), probe(256)};
+  return tier == 64 ? built[0] : tier == 128 ? built[1] : tier == 192 ? built[2] : tier == 256 && built[3];
 }
+#define REQUIRE_BWD_TIER(t) \
+  if (!tier_built(t)) GTEST_SKIP() << "head_dim tier " << (t) << " of the sm90 backward not built"
 
 std::vector<GridParam> bwd_grid() {
   std::vector<GridParam> v;
@@ -107,6 +109,7 @@ INSTANTIATE_TEST_SUITE_P(Tiers, Sm90BwdOptions, testing::Values(64, 128, 192, 25
 // What goes to the sm80 path, even with the sm90 backward requested.
 TEST(Sm90Bwd, FallsBackToSm80) {
   REQUIRE_SM90_BWD();
+  if (!cuda_tier_built(64)) GTEST_SKIP() << "head_dim tier 64 not built";
   Spec base;
   base.dtype = DType::Float16;
   base.head_dim = 64;
@@ -344,6 +347,8 @@ Spec deterministic_dropout_spec(int head_dim, int seqlen_q) {
 
 TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
   REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(128);
+  REQUIRE_BWD_TIER(64);
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     Spec x = deterministic_dropout_spec(128, 333);
     check_backward_sm90(x, "cuda-sm90");
@@ -363,6 +368,7 @@ TEST(Sm90Bwd, DropoutDeterministicAndBlock64) {
 // head_dim 40 and 64 cases in both dQ schemes, GQA and varlen.
 TEST(Sm90Bwd, KInSharedMemory) {
   REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(64);
   with_env("FLASHATTN_SM90_BWD_K_REGS", "0", [&] {
     for (GridParam g : bwd_grid())
       if (g.head_dim <= 64) {
@@ -383,10 +389,12 @@ TEST(Sm90Bwd, KInSharedMemory) {
 // 256, the options at 128, and agreement with the rotated walks.
 TEST(Sm90Bwd, UnrotatedWalk) {
   REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(128);
   int ran = 0;
   with_env("FLASHATTN_SM90_BWD_ROTATE", "0", [&] {
     for (GridParam g : bwd_grid())
-      if ((g.head_dim == 64 || g.head_dim == 128 || g.head_dim == 256) && (g.seqlen_q == 1000 || g.seqlen_q == 257)) {
+      if ((g.head_dim == 64 || g.head_dim == 128 || g.head_dim == 256) && (g.seqlen_q == 1000 || g.seqlen_q == 257) &&
+          tier_built(g.head_dim)) {
         check_backward_sm90(grid_spec(g, 13), "cuda-sm90");
         ++ran;
       }
@@ -413,6 +421,7 @@ void with_block64(F&& f) {
 
 TEST(Sm90Bwd, Block64) {
   REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(64);
   with_block64([&] {
     for (GridParam g : bwd_grid())
       if (g.head_dim <= 64 && (g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257))
@@ -444,6 +453,7 @@ long long steps80_launches() { return cuda::launch_counters().sm90_bwd_steps80.l
 
 TEST(Sm90Bwd, Block80) {
   REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(128);
   int ran80 = 0;
   auto check = [&](const Spec& x, bool want80) {
     const long long before = steps80_launches();
@@ -568,6 +578,7 @@ INSTANTIATE_TEST_SUITE_P(HeadDims, Sm90BwdStreamK, testing::Values(64, 96, 128, 
 // runs; split (a grid of 7) against whole tiles on the same inputs.
 TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
   REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(128);
   for (const char* streamk : {"1", "0"})
     with_env("FLASHATTN_SM90_BWD_STREAMK", streamk, [&] {
       SCOPED_TRACE(std::string("default grid, FLASHATTN_SM90_BWD_STREAMK=") + streamk);

@@ -79,13 +79,14 @@ struct Bwd90Config {
   // stores, conflict-free there (each lane's 16-byte chunk XOR its query % 8 covers the 32
   // banks, Sm90BwdLayout.DqTransposedStores), and no pad (the padded rows would not fit).
   static constexpr bool kDqT = kBlockM % 64 != 0;
-  static constexpr int kDqAcc = kDqT ? kBlockM / 2 : kDQ / 2;  // dQ floats a thread (piece 0 and 1 together)
   // ... as pieces: kDQ0 columns from dq_col0(cw), and at tier 192 kDQ1 = 32 more from
   // dq_col1(cw): warpgroup cw takes panel cw and half cw of panel 2 (96 columns each; an
   // MN-major B operand's N runs through whole swizzle atoms, and a piece of 32 may start 64 bytes
   // into a 128-byte row, which the swizzle leaves intact).
   static constexpr int kDQ1 = kD == 192 ? 32 : 0;
   static constexpr int kDQ0 = kDQ - kDQ1;
+  // dQ floats a thread: piece 0's (kDqT: the transposed product's), kDQ1 / 2 more for piece 1.
+  static constexpr int kDqAcc = kDqT ? kBlockM / 2 : kDQ0 / 2;
   static FA_HD int dq_col0(int cw) { return kDqRows ? 0 : cw * kDQ0; }
   static FA_HD int dq_col1(int cw) { return kDQ1 > 0 ? 128 + cw * 32 : 0; }
   static constexpr int kOffK = 0, kOffV = kOffK + kBytesKV;

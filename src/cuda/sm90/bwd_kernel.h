@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   constexpr int kNKV = kD / 2;
   // dQ's accumulators of a warpgroup, by the same pieces.
   struct DqAcc {
-    float a[C::kDqT ? C::kDqAcc : C::kDQ0 / 2];
+    float a[C::kDqAcc];
     float b[C::kDQ1 > 0 ? C::kDQ1 / 2 : 1];
   };
   const sm80::BwdParams& bp = P.bp;
@@ -647,25 +647,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
       fence_proxy_async_shared();
       mbar_arrive(dq_full + (s_ % kStages));
-    } else if constexpr (C::kDqT) {
-      // dQ^T's element (column c, query q) - accumulator 4 g + 2 hf + e: c = 64 cw + warp * 16 +
-      // gr + 8 hf, q = 8 g + 2 tq + e - into the one dQ buffer (bwd_config.h kDqT: kD / 32
-      // swizzled boxes) once the writer has read its previous use; then fence and arrive.
-      if (s_ > 0) mbar_wait(dq_empty, (s_ - 1) & 1);
-      // Query 8 g + r lies 1024 g bytes past query r (the swizzle reads the row within its 8-row
-      // atom only): four offsets a thread, the rest immediates (computed per element, ptxas kept
-      // all 40 offsets across the loop and spilled them).
-      unsigned char* sdQ = smem + C::kOffdQ;
-#pragma unroll
-      for (int hf = 0; hf < 2; ++hf)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          unsigned char* row0 = sdQ + sdq_stage_offset<C>(2 * tq + e, dq_col0 + warp * 16 + gr + hf * 8);
-#pragma unroll
-          for (int g = 0; g < kBlockM / 8; ++g) *reinterpret_cast<float*>(row0 + g * 1024) = acc_dq.a[4 * g + 2 * hf + e];
-        }
-      fence_proxy_async_shared();
-      mbar_arrive(dq_full);
     } else if constexpr (C::kDqSmem) {
       // Into dQ buffer s_ % kBuffersdQ once the writer has read its previous use (all 64 rows:
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
@@ -673,18 +654,35 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       const int bi = s_ % C::kBuffersdQ, use = s_ / C::kBuffersdQ;
       if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
       unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
+      if constexpr (C::kDqT) {
+        // dQ^T's element (column c, query q) - accumulator 4 g + 2 hf + e: c = 64 cw + warp * 16 +
+        // gr + 8 hf, q = 8 g + 2 tq + e - as the buffer's kD / 32 swizzled boxes hold it
+        // (bwd_config.h kDqT). Query 8 g + r lies 1024 g bytes past query r (the swizzle reads the
+        // row within its 8-row atom only): four offsets a thread, the rest immediates (computed per
+        // element, ptxas kept all 40 offsets across the loop and spilled them).
 #pragma unroll
-      for (int hf = 0; hf < 2; ++hf) {
-        const int row = dq_row0 + warp * 16 + gr + hf * 8;
+        for (int hf = 0; hf < 2; ++hf)
 #pragma unroll
-        for (int t = 0; t < C::kDQ0 / 8; ++t)
-          *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, dq_col0 + t * 8 + 2 * tq)) =
-              make_float2(acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
-        if constexpr (C::kDQ1 > 0) {
+          for (int e = 0; e < 2; ++e) {
+            unsigned char* row0 = sdQ + sdq_stage_offset<C>(2 * tq + e, dq_col0 + warp * 16 + gr + hf * 8);
 #pragma unroll
-          for (int t = 0; t < C::kDQ1 / 8; ++t)
-            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, C::dq_col1(cw) + t * 8 + 2 * tq)) =
-                make_float2(acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+            for (int g = 0; g < kBlockM / 8; ++g)
+              *reinterpret_cast<float*>(row0 + g * 1024) = acc_dq.a[4 * g + 2 * hf + e];
+          }
+      } else {
+#pragma unroll
+        for (int hf = 0; hf < 2; ++hf) {
+          const int row = dq_row0 + warp * 16 + gr + hf * 8;
+#pragma unroll
+          for (int t = 0; t < C::kDQ0 / 8; ++t)
+            *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, dq_col0 + t * 8 + 2 * tq)) =
+                make_float2(acc_dq.a[4 * t + 2 * hf], acc_dq.a[4 * t + 2 * hf + 1]);
+          if constexpr (C::kDQ1 > 0) {
+#pragma unroll
+            for (int t = 0; t < C::kDQ1 / 8; ++t)
+              *reinterpret_cast<float2*>(sdQ + sdq_offset<C>(row, C::dq_col1(cw) + t * 8 + 2 * tq)) =
+                  make_float2(acc_dq.b[4 * t + 2 * hf], acc_dq.b[4 * t + 2 * hf + 1]);
+          }
         }
       }
       fence_proxy_async_shared();

@@ -44,22 +44,22 @@ using Steps80 = Bwd90Config<128, true, 80>;
 // 4-D tensor (dq_accum_dim, seqlen_q, heads, batch), boxes of dq_accum_dim + kPadColsdQ columns
 // (the pad lies past the extent: never written) x kBlockM rows, no swizzle (the consumers store
 // plain rows of Bwd90Config::kRowdQ bytes).
-// Head_dim 256 (kDqStage) and 80-query steps (kDqT): boxes of 32 columns x kBlockM rows, 128-byte
+// boxes32 - head_dim 256 (kDqStage) and 80-query steps (kDqT): boxes of 32 columns x kBlockM rows, 128-byte
 // swizzle (the consumers store dQ into the ring stage, or kDqT's buffer, as sdq_stage_offset
 // places it).
-CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m, bool stage) {
+CUtensorMap make_dq_tensor_map(const sm80::BwdParams& bp, int block_m, bool boxes32) {
   using C = Bwd90Config<64, true>;  // kPadColsdQ: the same in every configuration
   CUtensorMap map;
   const sm80::FwdParams& f = bp.fwd;
   const cuuint64_t dim = cuuint64_t(bp.dq_accum_dim);
   const cuuint64_t dims[4] = {dim, cuuint64_t(f.seqlen_q), cuuint64_t(f.num_heads), cuuint64_t(f.batch)};
   const cuuint64_t strides[3] = {dim * f.num_heads * 4, dim * 4, dim * f.num_heads * cuuint64_t(f.seqlen_q) * 4};
-  const cuuint32_t box[4] = {cuuint32_t(stage ? Bwd90Config<256, true>::kDqBoxCols : bp.dq_accum_dim + C::kPadColsdQ),
+  const cuuint32_t box[4] = {cuuint32_t(boxes32 ? Bwd90Config<256, true>::kDqBoxCols : bp.dq_accum_dim + C::kPadColsdQ),
                              cuuint32_t(block_m), 1, 1};
   const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
   const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, bp.dq_accum, dims, strides, box,
                                     elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                    stage ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    boxes32 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw CudaError("flashattn: cuTensorMapEncodeTiled (dq workspace) failed (" + std::to_string(int(r)) + ")");

@@ -464,7 +464,8 @@ TEST(Sm90Bwd, Block80) {
   };
   with_block80([&] {
     for (GridParam g : bwd_grid())
-      if (g.head_dim > 64 && g.head_dim <= 128) check(grid_spec(g, 19), true);  // padded batch, plain scores
+      if (g.head_dim > 64 && g.head_dim <= 128 && tier_in_build(grid_spec(g, 19), true))  // d96: its forward tier
+        check(grid_spec(g, 19), true);  // padded batch, plain scores
     std::vector<Spec> specs = option_specs(128, /*dropout=*/true);
     for (Spec& x : specs) {
       x.seed = 4300 + uint64_t(&x - specs.data());

@@ -129,7 +129,7 @@ constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && h
 // (fwd_kernel.h FA_SM90_FWD_SWITCHES): those whose default build ran the forward suites on a GPU
 // (session 38: 64 and 128); the others keep the build that reads the switches until a device run
 // of their suites (TIERS="96;192;256") passes on the other.
-constexpr bool fwd90_defaults_built(int head_dim_tier) { return head_dim_tier == 64 || head_dim_tier == 128; }
+constexpr bool fwd90_defaults_built(int head_dim_tier) { return head_dim_tier > 0; }
 
 // K/V ring stages: the most, up to four, that leave room for both Q buffers and the O tile, else
 // two: head_dim 64 four on 128-key blocks (two or three consumers), three on 192; the other tiers

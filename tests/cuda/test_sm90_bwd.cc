@@ -439,7 +439,7 @@ TEST(Sm90Bwd, Block64) {
       [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
-// Head_dim 128 in 80-query steps (FLASHATTN_SM90_BWD_BLOCK_M=80, off until measured:
+// Head_dim 128 in 80-query steps (the default where bwd90_steps80_ok allows, FLASHATTN_SM90_BWD_BLOCK_M=80 here:
 // bwd_config.h kDqT, dQ transposed through a swizzled buffer): the grid's head_dim 96, 104 and 128
 // cases (padded head_dims, odd lengths, causal: the mask cuts 80-row steps; the last step partial),
 // the options (a softcap, ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok), the stream-K
@@ -486,11 +486,32 @@ TEST(Sm90Bwd, Block80) {
   });
   EXPECT_GT(ran80, 40);
   auto block80 = [](auto&& run) { with_block80([&] { with_sm90_bwd(true, run); }); };
-  auto block64 = [](auto&& run) { with_sm90_bwd(true, run); };
+  auto block64 = [](auto&& run) { with_block64([&] { with_sm90_bwd(true, run); }); };
   const long long before = steps80_launches();
   backward_agree(128, 6464, "cuda-sm90", block80, "cuda-sm90", block64);  // causal, GQA
   backward_agree(streamk_spec(128, 0, 2, 4, 1000, 1200, 6465), "cuda-sm90", block80, "cuda-sm90", block64);
   EXPECT_EQ(steps80_launches(), before + 2) << "one 80-query launch per agreement";
+}
+
+// Head_dim 128's 64-query steps, the opt-out (FLASHATTN_SM90_BWD_BLOCK_M=64) and the kernel of
+// every call the 80-query rule refuses: the grid's head_dim 96-128 cases with it, none of which may
+// take 80-query steps; the unset variable must take them.
+TEST(Sm90Bwd, Block64AtTier128) {
+  REQUIRE_SM90_BWD();
+  REQUIRE_BWD_TIER(128);
+  const long long before = steps80_launches();
+  int ran = 0;
+  with_block64([&] {
+    for (GridParam g : bwd_grid())
+      if (g.head_dim > 64 && g.head_dim <= 128 && tier_in_build(grid_spec(g, 23), true)) {
+        check_backward_sm90(grid_spec(g, 23), "cuda-sm90");
+        ++ran;
+      }
+  });
+  EXPECT_GT(ran, 20);
+  EXPECT_EQ(steps80_launches(), before) << "FLASHATTN_SM90_BWD_BLOCK_M=64 took 80-query steps";
+  with_env("FLASHATTN_SM90_BWD_BLOCK_M", nullptr, [&] { check_backward_sm90(streamk_spec(128, 0, 2, 4, 200, 500, 8510), "cuda-sm90"); });
+  EXPECT_EQ(steps80_launches(), before + 1) << "the default took 64-query steps at head_dim 128";
 }
 
 // The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed

@@ -16,7 +16,7 @@ namespace flashattn::cuda::sm90 {
 // tile is the ring stage the step has just consumed (no room for a buffer of its own).
 // kBlockM_: queries per step, 64, or 128 at head_dim 64 (the default there; FLASHATTN_SM90_BWD_BLOCK_M, bwd_launch.cu):
 // twice the work per synchronization of the two warpgroups, S^T / dP^T of m64 n128; or 80 at
-// head_dim 128 (kDqT below; FLASHATTN_SM90_BWD_BLOCK_M=80, off until measured: bwd90_steps80_ok).
+// head_dim 128 (kDqT below, the default there where bwd90_steps80_ok allows; FLASHATTN_SM90_BWD_BLOCK_M=64 opts out).
 // Keys per CTA (the K, V tensor maps' box rows; bwd_launch.cu builds them before it picks a kernel).
 // Head_dim tiers 192 and 256 split the work between the consumer warpgroups by roles (kSplitD below).
 constexpr bool bwd90_split_d(int head_dim_tier) { return head_dim_tier >= 192; }
@@ -29,8 +29,8 @@ constexpr bool bwd90_dq_staged(int head_dim_tier) { return head_dim_tier == 256;
 constexpr bool bwd90_dq_staged_head_dim(int head_dim) {
   return bwd90_dq_staged(head_dim > 192 && head_dim <= 256 ? 256 : 0);
 }
-// Whether a call may take 80-query steps (Bwd90Config<128, true, 80>, kDqT; requested by
-// FLASHATTN_SM90_BWD_BLOCK_M=80): tier 128, plain scores, no dropout (its keep words are 32-query
+// Whether a call takes 80-query steps (Bwd90Config<128, true, 80>, kDqT; the default since session
+// 40, FLASHATTN_SM90_BWD_BLOCK_M=64 opts out): tier 128, plain scores, no dropout (its keep words are 32-query
 // words, and their shared memory would not fit), not deterministic (the writer's semaphores are
 // per 64-row query block), and a padded batch with the dQ variant (the writer adds the step's dQ
 // as swizzled TMA boxes, the tensor form). Everything else keeps 64-query steps.

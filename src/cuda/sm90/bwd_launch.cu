@@ -78,11 +78,13 @@ struct Launch {
 // Queries per step: 128 at head_dim tier 64 without a score modifier (dropout included: kDrop; twice the
 // GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
 // than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
-// tier 128, and the kernel with extras, whose S^T and dP^T are live at once). FLASHATTN_SM90_BWD_BLOCK_M=64
-// takes 64 at tier 64 too; =80 takes 80-query steps at tier 128 where bwd90_steps80_ok allows
-// them and the device's opt-in shared memory holds the kernel (bwd_config.h kDqT: FlashAttention-3's
-// d128 step, which it keeps for calls without a mask; here masks take it too; off until measured);
-// any other value changes nothing.
+// tier 128, and the kernel with extras, whose S^T and dP^T are live at once), or 80 at tier 128
+// where bwd90_steps80_ok allows them and the device's opt-in shared memory holds the kernel
+// (bwd_config.h kDqT: FlashAttention-3's d128 step, which it keeps for calls without a mask; here
+// masks take it too; the default since session 40 measured it against 64-query steps on the H100,
+// d128 seqlen 512-16k: +1.4-2.0% without a mask at 512, 1k, 2k, 8k, 16k, -0.6% at 4k, causal
+// 2k -0.8%, 8k +2.7%, bench/NOTES.md). FLASHATTN_SM90_BWD_BLOCK_M=64 takes 64 at both tiers; any
+// other value changes nothing.
 float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
@@ -106,7 +108,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   const char* block_m_env = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
   const std::string block_m = block_m_env != nullptr ? block_m_env : "";
   P.block_m = p.head_dim <= 64 && !P.extras() && block_m != "64" ? 128 : 64;
-  if (block_m == "80" &&
+  if (block_m != "64" &&
       bwd90_steps80_ok(l.kernel->head_dim, P.extras(), P.dropout(), bp.deterministic, P.dq_tensor) &&
       current_device().smem_optin >= std::size_t(Steps80::kSmemBytes))
     P.block_m = Steps80::kBlockM;

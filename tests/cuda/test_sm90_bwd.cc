@@ -85,6 +85,7 @@ TEST_P(Sm90BwdGrid, Backward) {
   REQUIRE_SM90_BWD();
   const int tier = bwd90_tier(GetParam().head_dim);
   if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
+  REQUIRE_TIER_BUILT(grid_spec(GetParam(), 5), true);  // (the forward's tier: d96's own, d200's sm80)
   with_red_global([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
@@ -246,6 +247,7 @@ TEST_P(Sm90BwdDqTmaGrid, Backward) {
   REQUIRE_SM90_BWD();
   const int tier = bwd90_tier(GetParam().head_dim);
   if (!tier_built(tier)) GTEST_SKIP() << "head_dim tier " << tier << " not built";
+  REQUIRE_TIER_BUILT(grid_spec(GetParam(), 5), true);
   with_dq_tma([&] { check_backward_sm90(grid_spec(GetParam(), 5), "cuda-sm90"); });
 }
 
@@ -317,7 +319,7 @@ TEST_P(Sm90BwdDropoutGrid, Backward) {
   with_env("FLASHATTN_SM90_BWD_DROPOUT", nullptr, [&] {
     for (GridParam g : bwd_grid())
       if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) && g.dtype == dtype &&
-          bwd90_tier(g.head_dim) == tier) {
+          bwd90_tier(g.head_dim) == tier && tier_in_build(grid_spec(g, 9), true)) {
         Spec x = grid_spec(g, 9);
         x.dropout = 0.3f;
         check_backward_sm90(x, "cuda-sm90");
@@ -528,7 +530,7 @@ TEST_P(Sm90BwdSerialSdpGrid, Backward) {
   with_env("FLASHATTN_SM90_BWD_SERIAL_SDP", "1", [&] {
     for (GridParam g : bwd_grid())
       if ((g.seqlen_q == 17 || g.seqlen_q == 1000 || g.seqlen_q == 257) && g.dtype == dtype &&
-          bwd90_tier(g.head_dim) == tier) {
+          bwd90_tier(g.head_dim) == tier && tier_in_build(grid_spec(g, 13), true)) {
         const Spec x = grid_spec(g, 13);
         if (g.causal) with_red_global([&] { check_backward_sm90(x, "cuda-sm90"); });
         else check_backward_sm90(x, "cuda-sm90");
@@ -581,6 +583,7 @@ TEST_P(Sm90BwdStreamK, Backward) {
   REQUIRE_SM90_BWD();
   const int d = GetParam();
   if (!tier_built(bwd90_tier(d))) GTEST_SKIP() << "head_dim tier " << bwd90_tier(d) << " not built";
+  REQUIRE_TIER_BUILT(streamk_spec(d, 0, 2, 4, 200, 500, 0), true);  // (d96: the forward's own tier)
   with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
     for (const char* grid : {"3", "11"})
       for (int variant = 0; variant < 4; ++variant)

@@ -120,7 +120,7 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.block_n = bwd90_block_n(l.kernel->head_dim);
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, P.block_n);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, P.block_n);
-  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage || P.block_m % 64 != 0);  // (% 64: kDqT)
+  if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage || P.block_m == Steps80::kBlockM);
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);

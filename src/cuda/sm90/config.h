@@ -125,12 +125,6 @@ constexpr int fwd90_block_n(int head_dim_tier, bool alt = false) {
 // Consumer warpgroups: 2; 3 (192-row tiles) at head_dim 64 (the default since session 5's
 // measurement, +5-10%; FLASHATTN_SM90_CONSUMERS=2 keeps two).
 constexpr int fwd90_consumers(int head_dim_tier, bool three) { return three && head_dim_tier == 64 ? 3 : 2; }
-// The forward tiers built twice, with the measured switches' defaults compiled in and reading them
-// (fwd_kernel.h FA_SM90_FWD_SWITCHES): every tier, since each default build ran the forward suites
-// on a GPU (64 and 128 in session 38; 96, 192, 256 in session 40, whose A/B against the
-// switch-reading build measured +1.4-3.9% at d96, +0.6-2.1% at d192, -0.2-+1.7% at d256).
-constexpr bool fwd90_defaults_built(int head_dim_tier) { return head_dim_tier > 0; }
-
 // K/V ring stages: the most, up to four, that leave room for both Q buffers and the O tile, else
 // two: head_dim 64 four on 128-key blocks (two or three consumers), three on 192; the other tiers
 // two. Deeper rings let the producer load a tile's first key blocks while the last tile's walk

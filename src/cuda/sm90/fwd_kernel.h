@@ -55,11 +55,12 @@ using sm80::SeqInfo;
 // FwdParams90's measured switches and their defaults, X(name, default), listed once (each decided
 // by an A/B in bench/NOTES.md; launch.cu reads each from its FLASHATTN_SM90_* knob, the default
 // when unset): fwd90_default and fwd90_switched below expand it. The kernel reads a switch through
-// FA_SWITCH(name): the field in the build with kSwitches, the default compiled in without. Tiers
-// with both builds (config.h fwd90_defaults_built) launch the one with the defaults unless some
-// switch is off its default: the paths a switch turns off cost the default path's code where they
-// are compiled in (session 38, H100, in one binary: +2-6%, head_dim 64 causal 512 +5.9%, 128 8k
-// +3.3%, for 5 fewer instructions of a 621-675 instruction main loop).
+// FA_SWITCH(name): the field in the build with kSwitches, the default compiled in without. Every
+// tier has both builds and launches the one with the defaults unless some switch is off its
+// default: the paths a switch turns off cost the default path's code where they are compiled in
+// (session 38, H100, in one binary: +2-6%, head_dim 64 causal 512 +5.9%, 128 8k +3.3%, for 5
+// fewer instructions of a 621-675 instruction main loop; session 40 at tiers 96, 192, 256: +1.4-3.9%
+// at d96, +0.6-2.1% at d192, -0.2 to +1.7% at d256).
 #define FA_SM90_FWD_SWITCHES(X)                                                                 \
   X(out_vec16, 1) X(out_stsm, 1) X(pingpong, 1) X(skip_masked, 1) X(fast_finish, 1) X(early_s0, 0) \
   X(skip_rescale, 0) X(q_buffers, 2) X(skip_idle, 1)

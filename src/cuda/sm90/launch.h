@@ -33,9 +33,8 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     std::to_string(blocks));
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h).
-  auto kernel = fwd_kernel<T, C, kExtras, kDrop, true>;
-  if constexpr (fwd90_defaults_built(C::kD))
-    if (!P.switched && !fwd90_switched(P)) kernel = fwd_kernel<T, C, kExtras, kDrop, false>;
+  auto kernel = P.switched || fwd90_switched(P) ? fwd_kernel<T, C, kExtras, kDrop, true>
+                                                 : fwd_kernel<T, C, kExtras, kDrop, false>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);

@@ -148,7 +148,7 @@ struct BwdParams90 {
   // producer's 24).
   float lse_ks = 0.0f, inv_ks = 1.0f;
   // Host side: where the launcher writes the factor dQ's conversion must apply (BwdMain's return
-  // value): softmax's scale for the plain-score schedule (bwd90_lag: dS without it), else 1.
+  // value): softmax's scale where dS is without it (bwd90_scale_out), else 1.
   float* dq_scale_out = nullptr;
   CUtensorMap tma_dq{};
   // The CTAs' work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a tile's
@@ -175,14 +175,20 @@ struct BwdParams90 {
 #endif
 };
 
-// The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup. It
-// leaves softmax's scale out of dS (as FlashAttention-2 does): one multiply an element fewer; dK
-// takes the scale in the epilogue, dQ in its conversion (BwdParams90::dq_scale_out).
-// Not at 80-query steps either (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once would take
+// The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup.
+// Not at 80-query steps (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once would take
 // 40 + 20 + 40 + 128 registers a thread before any address, over the consumers' 240.
 template <typename C, bool kExtras>
 __host__ __device__ constexpr bool bwd90_lag() {
   return !kExtras && !C::kSplitD && !C::kDqT;
+}
+// Softmax's scale left out of dS (as FlashAttention-2 does): one multiply an element fewer; dK
+// takes the scale in the epilogue, dQ in its conversion (BwdParams90::dq_scale_out). Plain scores
+// with a whole head_dim a warpgroup: the kLag schedule, and 80-query steps (kDqT; session 40:
+// 40 multiplies a thread a step out of its main loop's 788 instructions).
+template <typename C, bool kExtras>
+__host__ __device__ constexpr bool bwd90_scale_out() {
+  return bwd90_lag<C, kExtras>() || (C::kDqT && !kExtras);
 }
 
 // kExtras: a score modifier (softcap, ALiBi) or dropout may be on (64-query steps).
@@ -1063,6 +1069,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         reg_fence(acc_s);
         float dist0 = 0.0f;
         if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
+        constexpr bool kScaleOut = bwd90_scale_out<C, kExtras>();
         // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
 #pragma unroll
         for (int g = 0; g < kNS / 4; ++g) {
@@ -1073,7 +1080,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
             const float lse = e % 2 ? lse2[g].y : lse2[g].x;
             const float dot = acc_s[j];
-            float pr, grad = p.scale;
+            float pr, grad = kScaleOut ? 1.0f : p.scale;  // (kScaleOut: dK and dQ take it at the end)
             if constexpr (kExtras) {
               // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
               const float dist = dist0 + float(qoff - hf * 8);
@@ -1225,9 +1232,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     merge_partial();
 
-    // Epilogue: dK (scaled through grad already, or here: bwd90_lag) and dV of this warpgroup's keys
-    // of the sequence (kSplitD: warpgroup 0's dV, 1's dK, all columns).
-    const float dk_scale = kLag ? p.scale : 1.0f;
+    // Epilogue: dK (scaled through grad already, or here: bwd90_scale_out) and dV of this warpgroup's
+    // keys of the sequence (kSplitD: warpgroup 0's dV, 1's dK, all columns).
+    const float dk_scale = bwd90_scale_out<C, kExtras>() ? p.scale : 1.0f;
     T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
              hk * bp.dk.head_stride;
     T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dv.row_stride +

@@ -36,7 +36,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   } else {
     P.sk.plan = StreamK(tiles, tiles, 0);
   }
-  if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_lag<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
+  if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_scale_out<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");

@@ -1154,7 +1154,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
               const int j = 4 * g + e;
-              acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_lag)
+              acc_dp[j] = acc_s[j] * (dropped(acc_dp[j], j) - (e % 2 ? dsum2[g].y : dsum2[g].x));  // (no scale: bwd90_scale_out)
             }
           }
         }

@@ -176,8 +176,9 @@ struct BwdParams90 {
 };
 
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup.
-// Not at 80-query steps (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once would take
-// 40 + 20 + 40 + 128 registers a thread before any address, over the consumers' 240.
+// Not at 80-query steps (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once take 40 + 20 + 40 +
+// 128 registers a thread before any address (session 41, compiled so: spills 268/300 B and every
+// wgmma serialized, C7514; nor dQ(s - 1) stored while S^T(s) runs: 1-5% slower, bench/NOTES.md).
 template <typename C, bool kExtras>
 __host__ __device__ constexpr bool bwd90_lag() {
   return !kExtras && !C::kSplitD && !C::kDqT;

@@ -3,7 +3,8 @@
 # forward + backward (causal, bf16; the second of two iterations), with its duration from Nsight
 # Compute (gpu__time_duration), for ours (the installed Python package; plain, dropout 0.1 with
 # the sm90 (default) and with the sm80 backward) and for SDPA's cuDNN backend (plain, dropout 0.1): where the time outside the
-# attention kernels goes. OUT_DIR/layer-kernels-<impl>.csv (raw) and a table on stdout.
+# attention kernels goes. OUT_DIR/layer-kernels-<impl>.csv (raw) and a table on stdout. IMPLS: a
+# subset of the implementations (default all five, below).
 set -u
 OUTD=$1 B=${2:-4} S=${3:-4096} H=${4:-12} D=${5:-64}
 cat >/tmp/layer_kernels.py <<PY
@@ -31,7 +32,7 @@ step()
 torch.cuda.synchronize()
 torch.cuda.profiler.stop()
 PY
-for impl in flashattn flashattn-dropout flashattn-dropout-sm80 sdpa-cudnn sdpa-cudnn-dropout; do
+for impl in ${IMPLS:-flashattn flashattn-dropout flashattn-dropout-sm80 sdpa-cudnn sdpa-cudnn-dropout}; do
   env_args=()
   [[ $impl == flashattn-dropout-sm80 ]] && env_args=(FLASHATTN_SM90_BWD_DROPOUT=0)
   env "${env_args[@]}" timeout 240 ncu --profile-from-start off --metrics gpu__time_duration.sum --print-units base --csv \

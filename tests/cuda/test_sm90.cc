@@ -331,10 +331,10 @@ TEST(Sm90, SkipMaskedSameBytes) {
 
 // The build that reads the measured switches at run time, with every switch at its default
 // (FLASHATTN_SM90_SWITCHED=1), against the default build with the defaults compiled in
-// (fwd_kernel.h FA_SM90_FWD_SWITCHES), on every tier: the same bytes of O and LSE on every kernel of those tiers - the plain
-// kernel on two and three consumers with skipping and idle warpgroups, a window, varlen, GQA packed
-// onto one tile, the stream-K tail, the plain kernel with dropout and the kernel with extras - on
-// the default grid and on one and three persistent CTAs.
+// (fwd_kernel.h FA_SM90_FWD_SWITCHES), on every tier built: the same bytes of O and LSE on every
+// kernel - the plain kernel on two and three consumers with skipping and idle warpgroups, a window,
+// varlen, GQA packed onto one tile, the stream-K tail, the plain kernel with dropout and the kernel
+// with extras - on the default grid and on one and three persistent CTAs.
 TEST(Sm90, SwitchedSameBytes) {
   REQUIRE_SM90();
   int ran = 0;

@@ -441,12 +441,13 @@ TEST(Sm90Bwd, Block64) {
       [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
-// Head_dim 128 in 80-query steps (the default where bwd90_steps80_ok allows, FLASHATTN_SM90_BWD_BLOCK_M=80 here:
-// bwd_config.h kDqT, dQ transposed through a swizzled buffer): the grid's head_dim 96, 104 and 128
-// cases (padded head_dims, odd lengths, causal: the mask cuts 80-row steps; the last step partial),
-// the options (a softcap, ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok), the stream-K
-// tail on 3 and 11 CTAs, deterministic (64-query steps), and agreement with the 64-query steps,
-// causal and not. Each call must have taken the steps the rule gives it (the launch counter).
+// Head_dim 128 in 80-query steps (the default where bwd90_steps80_ok allows; here
+// FLASHATTN_SM90_BWD_BLOCK_M=80, which any value but 64 means: bwd_config.h kDqT, dQ transposed
+// through a swizzled buffer): the grid's head_dim 96, 104 and 128 cases (padded head_dims, odd
+// lengths, causal: the mask cuts 80-row steps; the last step partial), the options (a softcap,
+// ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok), the stream-K tail on 3 and 11 CTAs,
+// deterministic (64-query steps), and agreement with the 64-query steps, causal and not. Each call
+// must have taken the steps the rule gives it (the launch counter).
 template <typename F>
 void with_block80(F&& f) {
   with_env("FLASHATTN_SM90_BWD_BLOCK_M", "80", f);
@@ -512,7 +513,8 @@ TEST(Sm90Bwd, Block64AtTier128) {
   });
   EXPECT_GT(ran, 20);
   EXPECT_EQ(steps80_launches(), before) << "FLASHATTN_SM90_BWD_BLOCK_M=64 took 80-query steps";
-  with_env("FLASHATTN_SM90_BWD_BLOCK_M", nullptr, [&] { check_backward_sm90(streamk_spec(128, 0, 2, 4, 200, 500, 8510), "cuda-sm90"); });
+  with_env("FLASHATTN_SM90_BWD_BLOCK_M", nullptr,
+           [&] { check_backward_sm90(streamk_spec(128, 0, 2, 4, 200, 500, 8510), "cuda-sm90"); });
   EXPECT_EQ(steps80_launches(), before + 1) << "the default took 64-query steps at head_dim 128";
 }
 

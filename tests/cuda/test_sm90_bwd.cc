@@ -232,6 +232,43 @@ TEST(Sm90Bwd, AgreesWithSm80) {
         [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
+// The writer warp stores each query block's first dQ into an uncleared workspace (BwdParams::
+// dq_tickets, padded batches): query blocks that no key block reaches (more queries than keys,
+// causal or a window: rows 0-299 see no key) come out as zeros, after a call that left the
+// stream's pool memory full of values; a batch of several heads over many key blocks (tickets
+// taken in every order), and the same with FLASHATTN_SM90_BWD_DQ_STORE=0 (the workspace cleared).
+TEST(Sm90Bwd, UnclearedWorkspace) {
+  REQUIRE_SM90_BWD();
+  for (int d : {64, 128, 192, 256}) {
+    if (!tier_built(d)) continue;
+    for (const char* store : {"1", "0"}) {
+      with_env("FLASHATTN_SM90_BWD_DQ_STORE", store, [&] {
+        Spec s;
+        s.dtype = DType::BFloat16;
+        s.head_dim = d;
+        s.batch = 2;
+        s.heads = 3;
+        s.heads_kv = 3;
+        s.seqlen_q = 700;
+        s.seqlen_k = 1500;
+        s.backend = Backend::Cuda;
+        s.seed = uint64_t(d) * 7 + 3;
+        check_backward_sm90(s, "cuda-sm90");
+        s.seqlen_q = 400;
+        s.seqlen_k = 100;
+        s.causal = true;
+        s.seed += 1;
+        check_backward_sm90(s, "cuda-sm90");
+        s.causal = false;
+        s.window_left = 30;
+        s.window_right = 7;
+        s.seed += 1;
+        check_backward_sm90(s, "cuda-sm90");
+      });
+    }
+  }
+}
+
 // The default dQ scheme (FLASHATTN_SM90_BWD_DQ_TMA=1 forces it: dQ through shared memory, added to the workspace
 // by the producer's writer warp with bulk reductions): the grid (odd, unequal and long
 // lengths, padded head_dims, causal), the options (GQA/MQA, windows, softcap, ALiBi, varlen,

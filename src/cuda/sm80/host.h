@@ -53,9 +53,11 @@ FwdParams make_fwd_params(const Problem& p);
 // (BwdParams::dq_scale): 1, or softmax's scale where its kernel left the scale out of dS (the sm90
 // plain-score schedule: one multiply an element fewer; dK scaled in its epilogue).
 // dq_blocked: main adds dQ in BwdParams::dq_blocked's layout where that applies (the sm80 kernel;
-// the sm90 one adds in the natural layout).
-using BwdMain = float (*)(const BwdParams& bp, const void* user, void* stream);
+// the sm90 one adds in the natural layout). dq_first_store (padded batch, not deterministic): main
+// writes every query block's first dQ with a store (BwdParams::dq_tickets, which main sets
+// dq_ticket_rows for), so dq_accum is not cleared.
+using BwdMain = float (*)(BwdParams& bp, const void* user, void* stream);
 void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user,
-                  bool dq_blocked = false);
+                  bool dq_blocked = false, bool dq_first_store = false);
 
 }  // namespace flashattn::cuda::sm80

@@ -184,7 +184,16 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
     }
   }
   const float* acc = bp.dq_accum + (src_row * p.num_heads + x.h) * int64_t(bp.dq_accum_dim) + src_col;
-  const float4 lo = *reinterpret_cast<const float4*>(acc), hi = *reinterpret_cast<const float4*>(acc + 4);
+  // A query block no step of the main kernel reached (ticket 0: rows that see no key) was never
+  // written: zeros, without reading it (BwdParams::dq_tickets).
+  const bool unwritten =
+      bp.dq_tickets != nullptr &&
+      bp.dq_tickets[(x.b * p.num_heads + x.h) * int64_t(bp.num_m_blocks) + x.i / bp.dq_ticket_rows] == 0;
+  float4 lo = make_float4(0.0f, 0.0f, 0.0f, 0.0f), hi = lo;
+  if (!unwritten) {
+    lo = *reinterpret_cast<const float4*>(acc);
+    hi = *reinterpret_cast<const float4*>(acc + 4);
+  }
   const float s = bp.dq_scale;
   const float v[8] = {lo.x * s, lo.y * s, lo.z * s, lo.w * s, hi.x * s, hi.y * s, hi.z * s, hi.w * s};
   T* dq = static_cast<T*>(bp.dq.data) + x.b * bp.dq.batch_stride + x.i * bp.dq.row_stride + x.h * bp.dq.head_stride +
@@ -203,6 +212,8 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
   }
 }
 
+constexpr int kBwdBlockM = 64;  // BwdConfig::kBlockM: num_m_blocks' rows
+
 template <typename T>
 void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t rows, bool dsum_vec, bool dq_vec,
                       cudaStream_t stream) {
@@ -216,19 +227,24 @@ void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t row
     bwd_dsum_kernel<T><<<unsigned(blocks_dsum), 256, 0, stream>>>(bp, rows, l_dsum, dsum_vec);
     check(cudaGetLastError(), "launch bwd_dsum_kernel");
   }
-  bp.dq_scale = bp.fwd.seqlen_k > 0 ? main(bp, user, stream) : 1.0f;
+  bp.dq_scale = 1.0f;
+  if (bp.fwd.seqlen_k > 0) {
+    bp.dq_scale = main(bp, user, stream);
+    if (bp.dq_tickets != nullptr && bp.dq_ticket_rows < kBwdBlockM)  // (num_m_blocks: 64-row blocks)
+      throw CudaError("flashattn: internal error: the backward's main kernel set no dQ ticket rows (64 or more)");
+  } else {
+    bp.dq_ticket_rows = kBwdBlockM;  // no step ran: every ticket 0, dQ all zeros
+  }
   if (rows > 0) {
     bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec);
     check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
   }
 }
 
-constexpr int kBwdBlockM = 64;   // BwdConfig::kBlockM
-
 }  // namespace
 
 void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user,
-                  bool dq_blocked) {
+                  bool dq_blocked, bool dq_first_store) {
   BwdParams bp;
   bp.fwd = make_fwd_params(p);
   bp.dout = tensor_of(p.dout);
@@ -247,17 +263,25 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
 
   const std::size_t accum_bytes = round_up(std::size_t(rows) * p.num_heads * dq_accum_dim * sizeof(float));
   const std::size_t dsum_bytes = round_up(std::size_t(rows) * p.num_heads * sizeof(float));
+  // Semaphores when deterministic, else the dQ tickets where main stores each query block's first
+  // dQ (dq_first_store: a padded batch, so (batch, head, query block) covers every row).
+  dq_first_store = dq_first_store && !p.deterministic && !p.varlen;
   const std::size_t sem_bytes =
-      p.deterministic ? round_up(std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t)) : 0;
+      p.deterministic || dq_first_store
+          ? round_up(std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t))
+          : 0;
   Workspace ws(context, accum_bytes + dsum_bytes + sem_bytes);
   const cudaStream_t stream = ws.stream();
   if (ws.data() == nullptr && rows > 0) throw CudaError("flashattn: empty workspace");
   bp.dq_accum = reinterpret_cast<float*>(ws.data());
   bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes);
   bp.dsum_head_stride = rows;
-  bp.semaphore = p.deterministic ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
-  if (accum_bytes > 0) check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
-  if (sem_bytes > 0) check(cudaMemsetAsync(bp.semaphore, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
+  int32_t* sem = sem_bytes > 0 ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
+  bp.semaphore = p.deterministic ? sem : nullptr;
+  bp.dq_tickets = dq_first_store ? sem : nullptr;
+  if (accum_bytes > 0 && !dq_first_store)
+    check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
+  if (sem_bytes > 0) check(cudaMemsetAsync(sem, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
 
   const bool dsum_vec = aligned16(p.out) && aligned16(p.dout) && p.head_dim_v % 8 == 0;
   const bool dq_vec = aligned16(p.dq) && p.head_dim % 8 == 0;
@@ -366,7 +390,7 @@ void sm80_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   const std::pair<const KernelEntry*, const Context*> user{&kernel, &context};
   sm80::run_backward(
       p, kernel.head_dim, context,
-      [](const sm80::BwdParams& bp, const void* user, void* stream) {
+      [](sm80::BwdParams& bp, const void* user, void* stream) {
         const auto& u = *static_cast<const std::pair<const KernelEntry*, const Context*>*>(user);
         const sm80::BwdLaunch l{bp, u.second};
         u.first->launch(&l, stream);

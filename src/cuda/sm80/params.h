@@ -63,6 +63,16 @@ struct BwdParams {
   float* dsum = nullptr;
   int64_t dsum_head_stride = 0;  // total_q
   int32_t* semaphore = nullptr;
+  // dq_accum left uncleared (run_backward's dq_first_store; the sm90 backward's tensor-form dQ
+  // writer, not deterministic): one ticket per (batch, head, query block of dq_ticket_rows rows of
+  // the main kernel, at (b * num_heads + h) * num_m_blocks + m), zeroed. The main kernel's first
+  // step to take a query block's ticket stores its dQ there instead of adding it, then sets
+  // kDqStored; the others add theirs after that flag. bwd_convert_dq_kernel writes zeros for a
+  // block no step reached (ticket 0). Saves the memset of dq_accum (a quarter of the workspace's
+  // traffic at 512 queries) and the L2's reads of its zeros.
+  int32_t* dq_tickets = nullptr;
+  int dq_ticket_rows = 0;  // set by main (its query block), 64 or more (num_m_blocks' rows)
+  static constexpr int32_t kDqStored = 1 << 30;  // a ticket's flag (its low bits count the steps)
   int dq_accum_dim = 0;  // the head_dim tier: floats per (row, head) in dq_accum
   int num_n_blocks = 0;  // key blocks per (batch, kv head) in the grid
   int num_m_blocks = 0;  // query blocks per (batch, head), for the semaphores

@@ -447,26 +447,51 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
             }
             mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
+            // dq_accum uncleared (BwdParams::dq_tickets; the tensor forms, lane 0's): the query
+            // block's first step stores its dQ, the others add theirs once that store is done.
+            // The ticket is taken only now that the consumers' dQ is ready: a step that holds it
+            // depends on no other CTA (a stream-K merge waits for its partner at an item's end).
+            int32_t* ticket = nullptr;
+            bool first = false;
+            if (bp.dq_tickets != nullptr && lane == 0) {
+              ticket = bp.dq_tickets + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
+              const int32_t old = atomicAdd(ticket, 1);
+              first = old == 0;
+              if (!first && (old & sm80::BwdParams::kDqStored) == 0) {
+                const long long t0 = clock64();  // bounded, as the semaphores' poll above
+                while ((*reinterpret_cast<volatile int32_t*>(ticket) & sm80::BwdParams::kDqStored) == 0) {
+                  if (clock64() - t0 > (1ll << 36)) __trap();
+                  __nanosleep(32);
+                }
+              }
+              if (!first) {
+                __threadfence();             // acquire: the first step's store happens before our reductions
+                fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
+              }
+            }
+            // Box (c0, m0, h, b) of the step's dQ: stored by the block's first step, else added.
+            const auto put = [&](const unsigned char* src, int c0) {
+              if (first) tma_store_4d(&P.tma_dq, src, c0, m0, cur.h, b);
+              else tma_reduce_add_4d(&P.tma_dq, src, c0, m0, cur.h, b);
+            };
             if constexpr (C::kDqStage) {
               if (lane == 0) {
 #pragma unroll
                 for (int w = 0; w < 2; ++w)
 #pragma unroll
                   for (int j = 0; j < C::kDQ / C::kDqBoxCols; ++j)
-                    tma_reduce_add_4d(&P.tma_dq,
-                                      smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
-                                      w * C::kDQ + j * C::kDqBoxCols, m0, cur.h, b);
+                    put(smem + (w == 0 ? C::kOffQ : C::kOffdO) + bi * C::kBytesQ + j * C::kPanelQ,
+                        w * C::kDQ + j * C::kDqBoxCols);
               }
             } else if constexpr (C::kDqT) {
               // (a padded batch only, bwd90_steps80_ok) The buffer's kD / 32 swizzled boxes.
               if (lane == 0) {
 #pragma unroll
-                for (int j = 0; j < kD / C::kDqBoxCols; ++j)
-                  tma_reduce_add_4d(&P.tma_dq, sdQ + j * (kBlockM * 128), j * C::kDqBoxCols, m0, cur.h, b);
+                for (int j = 0; j < kD / C::kDqBoxCols; ++j) put(sdQ + j * (kBlockM * 128), j * C::kDqBoxCols);
               }
             } else if (P.dq_tensor) {
 #ifndef FLASHATTN_SM90_MEASURE_NO_DQ  // (a measurement build without dQ's reductions: bench/NOTES.md session 29)
-              if (lane == 0) tma_reduce_add_4d(&P.tma_dq, sdQ, 0, m0, cur.h, b);
+              if (lane == 0) put(sdQ, 0);
 #endif
             } else {
 #pragma unroll
@@ -481,6 +506,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             bulk_commit();
             bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
             mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
+            if (first) {
+              // The store complete, then the flag that lets the block's other steps add (release).
+              bulk_wait();
+              fence_proxy_async_global();
+              __threadfence();
+              atomicAdd(ticket, sm80::BwdParams::kDqStored);
+            }
             if (bp.deterministic) {
               // Every lane's reductions complete (not only their reads), then the next block's turn.
               bulk_wait();

@@ -85,7 +85,7 @@ struct Launch {
 // d128 seqlen 512-16k: +1.4-2.0% without a mask at 512, 1k, 2k, 8k, 16k, -0.6% at 4k, causal
 // 2k -0.8%, 8k +2.7%, bench/NOTES.md). FLASHATTN_SM90_BWD_BLOCK_M=64 takes 64 at both tiers; any
 // other value changes nothing.
-float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
+float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
   BwdParams90 P;
@@ -121,6 +121,11 @@ float launch_main(const sm80::BwdParams& bp, const void* user, void* stream) {
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, P.block_n);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, P.block_n);
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage || P.block_m == Steps80::kBlockM);
+  // dq_accum uncleared (sm90_backward's dq_first_store): the writer warp's tickets count steps per
+  // query block of block_m rows.
+  if (bp.dq_tickets != nullptr && !P.dq_tensor)
+    throw CudaError("flashattn: internal error: dQ tickets without the sm90 backward's tensor-form dQ writer");
+  bp.dq_ticket_rows = P.block_m;
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
@@ -279,7 +284,12 @@ bool sm90_bwd_eligible(const Problem& p) {
 
 void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
   const sm90::Launch l{&kernel, &p, &context};
-  sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l);
+  // Each query block's first dQ stored rather than added into a cleared workspace (BwdParams::
+  // dq_tickets; the writer warp's tensor form: padded batch, not deterministic, launch_main's
+  // P.dq_tensor). FLASHATTN_SM90_BWD_DQ_STORE=0 clears dq_accum and adds every step's dQ.
+  const bool first_store = !p.deterministic && !p.varlen && sm90::env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) &&
+                           sm90::env_choice("FLASHATTN_SM90_BWD_DQ_STORE", true);
+  sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l, false, first_store);
 }
 
 }  // namespace flashattn::cuda

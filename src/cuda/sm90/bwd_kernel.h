@@ -446,27 +446,34 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               __threadfence();
               fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
             }
-            mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
             // dq_accum uncleared (BwdParams::dq_tickets; the tensor forms, lane 0's): the query
             // block's first step stores its dQ, the others add theirs once that store is done.
-            // The ticket is taken only now that the consumers' dQ is ready: a step that holds it
-            // depends on no other CTA (a stream-K merge waits for its partner at an item's end).
+            // Early (dq_store_mode 2, 3: before the consumers' dQ is ready, the atomic's round trip
+            // off the step's path): safe, since a writer holds at most the ticket of the step it is
+            // on, and a step depends on no other CTA (the one cross-CTA wait, a stream-K merge, is a
+            // CTA's last item's end). Mode 1 takes it after dq_full.
             int32_t* ticket = nullptr;
-            bool first = false;
+            int32_t old = 0;
             if (bp.dq_tickets != nullptr && lane == 0) {
               ticket = bp.dq_tickets + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
-              const int32_t old = atomicAdd(ticket, 1);
+              if (bp.dq_store_mode >= 2) old = atom_add_acquire_gpu(ticket, 1);
+            }
+            mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
+            bool first = false;
+            if (ticket != nullptr) {
+              const int mode = bp.dq_store_mode;
+              if (mode < 2) old = atomicAdd(ticket, 1);
               first = old == 0;
               if (!first && (old & sm80::BwdParams::kDqStored) == 0) {
                 const long long t0 = clock64();  // bounded, as the semaphores' poll above
-                while ((*reinterpret_cast<volatile int32_t*>(ticket) & sm80::BwdParams::kDqStored) == 0) {
+                while ((ld_acquire_gpu(ticket) & sm80::BwdParams::kDqStored) == 0) {
                   if (clock64() - t0 > (1ll << 36)) __trap();
                   __nanosleep(32);
                 }
               }
-              if (!first) {
-                __threadfence();             // acquire: the first step's store happens before our reductions
-                fence_proxy_async_global();  // (generic-proxy order, then our bulk reductions)
+              if (!first && mode != 3) {
+                if (mode == 1) __threadfence();  // acquire: the first step's store before our reductions
+                fence_proxy_async_global();      // (generic-proxy order, then our bulk reductions)
               }
             }
             // Box (c0, m0, h, b) of the step's dQ: stored by the block's first step, else added.
@@ -510,8 +517,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               // The store complete, then the flag that lets the block's other steps add (release).
               bulk_wait();
               fence_proxy_async_global();
-              __threadfence();
-              atomicAdd(ticket, sm80::BwdParams::kDqStored);
+              red_add_release_gpu(ticket, sm80::BwdParams::kDqStored);
             }
             if (bp.deterministic) {
               // Every lane's reductions complete (not only their reads), then the next block's turn.

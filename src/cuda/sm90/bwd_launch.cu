@@ -126,6 +126,8 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   if (bp.dq_tickets != nullptr && !P.dq_tensor)
     throw CudaError("flashattn: internal error: dQ tickets without the sm90 backward's tensor-form dQ writer");
   bp.dq_ticket_rows = P.block_m;
+  const char* mode = std::getenv("FLASHATTN_SM90_BWD_DQ_STORE");
+  P.bp.dq_store_mode = mode != nullptr && mode[0] >= '1' && mode[0] <= '3' ? mode[0] - '0' : 2;
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);

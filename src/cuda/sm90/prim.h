@@ -155,6 +155,23 @@ __device__ __forceinline__ unsigned long long ld_acquire_gpu(const unsigned long
   return v;
 }
 
+// 32-bit forms for the backward's dQ tickets (sm80::BwdParams::dq_tickets): an add that returns
+// the old value with acquire semantics (atom.acquire, PTX 9.7.13.5), an acquire load, and an add
+// with release semantics whose result is not needed (red.release, PTX 9.7.13.6).
+__device__ __forceinline__ int atom_add_acquire_gpu(int* p, int v) {
+  int old;
+  asm volatile("atom.acquire.gpu.global.add.s32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+__device__ __forceinline__ int ld_acquire_gpu(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void red_add_release_gpu(int* p, int v) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+
 // ---- proxy fence (PTX 9.7.13.4, fence.proxy.async) -------------------------------------------
 // After ordinary st.shared and before a wgmma (async proxy) reads those bytes through a
 // descriptor: orders this thread's shared-memory writes with the async proxy's reads.

@@ -289,8 +289,18 @@ void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   // Each query block's first dQ stored rather than added into a cleared workspace (BwdParams::
   // dq_tickets; the writer warp's tensor form: padded batch, not deterministic, launch_main's
   // P.dq_tensor). FLASHATTN_SM90_BWD_DQ_STORE=0 clears dq_accum and adds every step's dQ.
-  const bool first_store = !p.deterministic && !p.varlen && sm90::env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) &&
-                           sm90::env_choice("FLASHATTN_SM90_BWD_DQ_STORE", true);
+  // Unset: on up to FLASHATTN_SM90_BWD_DQ_STORE_MAX_SK keys (default below); 1-3 forces a ticket
+  // mode (BwdParams::dq_store_mode) at any length.
+  const char* store_env = std::getenv("FLASHATTN_SM90_BWD_DQ_STORE");
+  const char* max_sk_env = std::getenv("FLASHATTN_SM90_BWD_DQ_STORE_MAX_SK");
+  const int64_t max_sk = max_sk_env != nullptr && max_sk_env[0] >= '0' && max_sk_env[0] <= '9'
+                             ? std::atoll(max_sk_env)
+                             : int64_t(1) << 40;
+  const bool store_on = store_env != nullptr && store_env[0] >= '1' && store_env[0] <= '3'
+                            ? true
+                            : store_env == nullptr || store_env[0] != '0' ? p.max_seqlen_k <= max_sk : false;
+  const bool first_store =
+      !p.deterministic && !p.varlen && sm90::env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) && store_on;
   sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l, false, first_store);
 }
 

@@ -288,9 +288,12 @@ void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   const sm90::Launch l{&kernel, &p, &context};
   // Each query block's first dQ stored rather than added into a cleared workspace (BwdParams::
   // dq_tickets; the writer warp's tensor form: padded batch, not deterministic, launch_main's
-  // P.dq_tensor). FLASHATTN_SM90_BWD_DQ_STORE=0 clears dq_accum and adds every step's dQ.
-  // Unset: on up to FLASHATTN_SM90_BWD_DQ_STORE_MAX_SK keys (default below); 1-3 forces a ticket
-  // mode (BwdParams::dq_store_mode) at any length.
+  // P.dq_tensor): no memset of dq_accum. The default since session 42 measured it (H100, 2
+  // rounds, TFLOP/s tickets / memset: d128 512 320 / 284, 1k 441 / 410, 2k 515 / 505, 8k 544 /
+  // 545, causal 8k 528 / 490; d64 512 274 / 259, 2k 452 / 445; d256 512 255 / 228, 2k 374 / 370;
+  // bench/NOTES.md). FLASHATTN_SM90_BWD_DQ_STORE=0 clears dq_accum and adds every step's dQ; 1-3
+  // forces a ticket mode (BwdParams::dq_store_mode) at any length; unset, it is on up to
+  // FLASHATTN_SM90_BWD_DQ_STORE_MAX_SK keys (no limit by default).
   const char* store_env = std::getenv("FLASHATTN_SM90_BWD_DQ_STORE");
   const char* max_sk_env = std::getenv("FLASHATTN_SM90_BWD_DQ_STORE_MAX_SK");
   const int64_t max_sk = max_sk_env != nullptr && max_sk_env[0] >= '0' && max_sk_env[0] <= '9'

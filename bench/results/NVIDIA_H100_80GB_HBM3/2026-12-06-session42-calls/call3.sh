@@ -4,7 +4,7 @@
 # call 2's A/B left out and whose table cells sat lower than session 41's at head_dim 256 causal
 # 8k-16k; 2 rounds, cuDNN beside. $OUT/r.tgz.
 set -u
-export COMMIT=${COMMIT:-unknown}
+export COMMIT=${COMMIT:-unknown} FLASHATTN_COMMIT=${COMMIT:-unknown}
 TIERS="128;256" TESTS= SAN=0 TABLE=0 AB=1 PASS=bwd ROUNDS=2 BUDGET=170 \
   VARIANTS="old:FLASHATTN_SM90_BWD_DQ_STORE=0" \
   SHAPES="256,4096,1;256,8192,1;256,16384,1;128,8192,1;128,16384,1" \

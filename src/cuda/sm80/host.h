@@ -47,8 +47,8 @@ FwdParams make_fwd_params(const Problem& p);
 
 // The backward around a main kernel: fills BwdParams (dq_accum_dim floats per (row, head) of
 // the fp32 dq workspace), allocates and clears the workspace (dq in fp32 unless
-// dq_first_store, D, semaphores when deterministic or dQ tickets), runs D = rowsum(dO * O), then main(bp, user, stream), then converts dq to the
-// problem's dtype, all on context.cuda_stream. The sm80 path's main launches its KernelEntry;
+// dq_first_store, D, semaphores when deterministic or dQ tickets), runs D = rowsum(dO * O), then
+// main(bp, user, stream), then converts dq to the problem's dtype, all on context.cuda_stream. The sm80 path's main launches its KernelEntry;
 // the sm90 backward's adds its tensor maps first. main returns the factor dq_accum still needs
 // (BwdParams::dq_scale): 1, or softmax's scale where its kernel left the scale out of dS (the sm90
 // plain-score schedule: one multiply an element fewer; dK scaled in its epilogue).

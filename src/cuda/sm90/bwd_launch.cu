@@ -299,9 +299,9 @@ void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   const int64_t max_sk = max_sk_env != nullptr && max_sk_env[0] >= '0' && max_sk_env[0] <= '9'
                              ? std::atoll(max_sk_env)
                              : int64_t(1) << 40;
-  const bool store_on = store_env != nullptr && store_env[0] >= '1' && store_env[0] <= '3'
-                            ? true
-                            : store_env == nullptr || store_env[0] != '0' ? p.max_seqlen_k <= max_sk : false;
+  const bool forced = store_env != nullptr && store_env[0] >= '1' && store_env[0] <= '3';
+  const bool off = store_env != nullptr && store_env[0] == '0';
+  const bool store_on = forced || (!off && p.max_seqlen_k <= max_sk);
   const bool first_store =
       !p.deterministic && !p.varlen && sm90::env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) && store_on;
   sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l, false, first_store);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 42 call 3 (carry .deps/googletest), at a9fe613: tiers 128;256; the backward A/B of the
+# Session 42 call 3 (carry .deps/googletest), at main from a9fe613 on: tiers 128;256; the backward A/B of the
 # causal long shapes (dQ tickets, mode 2 = new, against old = FLASHATTN_SM90_BWD_DQ_STORE=0), which
 # call 2's A/B left out and whose table cells sat lower than session 41's at head_dim 256 causal
 # 8k-16k; and b64 (FLASHATTN_SM90_BWD_BLOCK_M=64: 64-query steps, 80% of the computed pairs

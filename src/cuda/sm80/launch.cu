@@ -188,7 +188,8 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
   // written: zeros, without reading it (BwdParams::dq_tickets).
   const bool unwritten =
       bp.dq_tickets != nullptr &&
-      bp.dq_tickets[(x.b * p.num_heads + x.h) * int64_t(bp.num_m_blocks) + x.i / bp.dq_ticket_rows] == 0;
+      bp.dq_tickets[(x.b * p.num_heads + x.h) * int64_t(bp.num_m_blocks) +
+                    uint32_t(x.i) / uint32_t(bp.dq_ticket_rows)] == 0;  // (x.i < seqlen_q: 32 bits)
   float4 lo = make_float4(0.0f, 0.0f, 0.0f, 0.0f), hi = lo;
   if (!unwritten) {
     lo = *reinterpret_cast<const float4*>(acc);

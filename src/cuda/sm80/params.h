@@ -73,10 +73,10 @@ struct BwdParams {
   int32_t* dq_tickets = nullptr;
   int dq_ticket_rows = 0;  // set by main (its query block), 64 or more (num_m_blocks' rows)
   static constexpr int32_t kDqStored = 1 << 30;  // a ticket's flag (its low bits count the steps)
-  // How the sm90 writer takes a ticket (FLASHATTN_SM90_BWD_DQ_STORE, bench/NOTES.md session 42):
-  // 2 (the default) before the consumers' dQ is ready, an acquire RMW, then a proxy fence; 1 after
-  // it, then a full fence (session 42's first version: 2-9% slower from 2k); 3 as 2 without the
-  // proxy fence (a measurement: within 1-2% of 2).
+  // How the sm90 writer takes a ticket (FLASHATTN_SM90_BWD_DQ_STORE, read by sm90_backward;
+  // bench/NOTES.md session 42): 2 (the default) before the consumers' dQ is ready, an acquire RMW,
+  // then a proxy fence; 1 after it, then a full fence (session 42's first version: 2-9% slower
+  // from 2k); 3 as 2 without the proxy fence (a measurement: within 1-2% of 2).
   int dq_store_mode = 2;
   int dq_accum_dim = 0;  // the head_dim tier: floats per (row, head) in dq_accum
   int num_n_blocks = 0;  // key blocks per (batch, kv head) in the grid

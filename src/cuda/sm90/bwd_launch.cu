@@ -71,6 +71,7 @@ struct Launch {
   const KernelEntry* kernel;
   const Problem* p;
   const Context* context;
+  int dq_store_mode;  // sm80::BwdParams::dq_store_mode (sm90_backward reads its knob)
 };
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
@@ -126,8 +127,7 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   if (bp.dq_tickets != nullptr && !P.dq_tensor)
     throw CudaError("flashattn: internal error: dQ tickets without the sm90 backward's tensor-form dQ writer");
   bp.dq_ticket_rows = P.block_m;
-  const char* mode = std::getenv("FLASHATTN_SM90_BWD_DQ_STORE");
-  P.bp.dq_store_mode = mode != nullptr && mode[0] >= '1' && mode[0] <= '3' ? mode[0] - '0' : 2;
+  P.bp.dq_store_mode = l.dq_store_mode;
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
@@ -285,7 +285,6 @@ bool sm90_bwd_eligible(const Problem& p) {
 }
 
 void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& context) {
-  const sm90::Launch l{&kernel, &p, &context};
   // Each query block's first dQ stored rather than added into a cleared workspace (BwdParams::
   // dq_tickets; the writer warp's tensor form: padded batch, not deterministic, launch_main's
   // P.dq_tensor): no memset of dq_accum. The default since session 42 measured it (H100, 2
@@ -304,6 +303,7 @@ void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   const bool store_on = forced || (!off && p.max_seqlen_k <= max_sk);
   const bool first_store =
       !p.deterministic && !p.varlen && sm90::env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) && store_on;
+  const sm90::Launch l{&kernel, &p, &context, forced ? store_env[0] - '0' : 2};
   sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l, false, first_store);
 }
 

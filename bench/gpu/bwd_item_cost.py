@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The sm90 backward's cost a work item beyond its steps, from the diagnostic timeline (a build
+with -DFLASHATTN_SM90_TRACE; bench/gpu/bwd_trace.py reads the same lines). An item's record spans
+from the end of the CTA's previous item (or the consumers' entry) to its own end, so its duration
+holds the item's steps and the switch between items: the dK/dV epilogue, the next K/V tile's
+load and the pipeline's refill. A least-squares line over the whole items (role 0) of one launch,
+    duration = fixed + per_step x steps,
+gives the fixed part; causal walks give items of many lengths (a non-causal launch's items all
+have the same steps, so it fits no line: its mean is printed). The CTAs' first items (the kernel's
+start) are left out. Prints per launch after --skip, then the means:
+    items, steps (min / max), per_step ns, fixed ns (and in steps), R^2,
+    share: items x fixed / the items' summed durations (the time a per-item fixed cost takes).
+    python3 bench/gpu/bwd_item_cost.py [--skip N] FILE ...
+    python3 bench/gpu/bwd_item_cost.py --selftest
+"""
+import argparse
+import os
+import random
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bwd_trace import parse  # noqa: E402
+
+
+def fit(items):
+    """(n, steps_min, steps_max, per_step, fixed, r2, share) of whole items past each CTA's first;
+    per_step and fixed None when the steps do not vary."""
+    pts = [(it[5], it[7] - it[6]) for it in items if it[4] == 0 and it[2] > 0 and it[7] > it[6]]
+    if len(pts) < 3:
+        return None
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    n, mx, my = len(pts), statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return (n, min(xs), max(xs), None, None, None, my)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    a = my - b * mx
+    ss_res = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
+    ss_tot = sum((y - my) ** 2 for y in ys)
+    r2 = 1 - ss_res / ss_tot if ss_tot > 0 else float("nan")
+    return (n, min(xs), max(xs), b, a, r2, n * a / sum(ys))
+
+
+def report(runs, skip, out):
+    rows = []
+    for key in sorted(runs):
+        if key[1] < skip:
+            continue
+        r = fit(runs[key]["items"])
+        if r is None:
+            continue
+        rows.append(r)
+        n, s0, s1, b, a, r2, share = r
+        if b is None:
+            print(f"launch {key}: {n} items of {s0} steps, mean {share / 1e3:.1f} us an item", file=out)
+        else:
+            print(f"launch {key}: {n} items, steps {s0}-{s1}: {b:.0f} ns a step, fixed {a:.0f} ns "
+                  f"({a / b:.2f} steps), R^2 {r2:.3f}, fixed share {100 * share:.2f}%", file=out)
+    fitted = [r for r in rows if r[3] is not None]
+    if fitted:
+        b = statistics.fmean(r[3] for r in fitted)
+        a = statistics.fmean(r[4] for r in fitted)
+        sh = statistics.fmean(r[6] for r in fitted)
+        print(f"mean over {len(fitted)} launches: {b:.0f} ns a step, fixed {a:.0f} ns ({a / b:.2f} steps), "
+              f"fixed share {100 * sh:.2f}%", file=out)
+    return rows
+
+
+def selftest():
+    # Synthetic launches: items of 1-100 steps at 3000 ns a step plus 9000 ns each (3 steps).
+    rng = random.Random(1)
+    lines = []
+    for launch in range(3):
+        lines.append(f"BK launch={launch} grid=4 tiles=40 dp_rounds=10 width=0 steps=100 head_dim=128")
+        for cta in range(4):
+            t = 0
+            for item in range(10):
+                steps = rng.randint(1, 100)
+                d = 9000 + 3000 * steps + rng.randint(-50, 50)
+                lines.append(f"B {launch} {cta} {cta} {item} {cta * 10 + item} 0 {steps} {t} {t + d} {2 * d}")
+                t += d
+            lines.append(f"BC {launch} {cta} {cta} 0 {t} 10")
+    rows = report(parse(lines), 1, open(os.devnull, "w"))
+    ok = len(rows) == 2 and all(abs(r[3] - 3000) < 5 and abs(r[4] - 9000) < 300 for r in rows)
+    print("selftest", "ok" if ok else f"FAILED {rows}")
+    return 0 if ok else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--skip", type=int, default=3, help="leave out launches below this number (warm-up)")
+    ap.add_argument("--selftest", action="store_true")
+    a = ap.parse_args()
+    if a.selftest:
+        return selftest()
+    lines = []
+    for f in a.files or ["-"]:
+        lines += (sys.stdin if f == "-" else open(f)).read().splitlines()
+    report(parse(lines), a.skip, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

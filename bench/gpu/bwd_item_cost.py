@@ -6,10 +6,14 @@ holds the item's steps and the switch between items: the dK/dV epilogue, the nex
 load and the pipeline's refill. A least-squares line over the whole items (role 0) of one launch,
     duration = fixed + per_step x steps,
 gives the fixed part; causal walks give items of many lengths (a non-causal launch's items all
-have the same steps, so it fits no line: its mean is printed). The CTAs' first items (the kernel's
-start) are left out. Prints per launch after --skip, then the means:
+have the same steps, so it fits no line: its mean is printed). On a persistent grid the CTAs'
+first items (the kernel's start) are left out; on a grid of one CTA a tile (causal) each CTA's one
+item counts, from its consumers' entry, and the gaps between one CTA's end and the next CTA's entry
+on the same SM (its launch and set-up) are reported beside. Prints per launch after --skip, then
+the means:
     items, steps (min / max), per_step ns, fixed ns (and in steps), R^2,
-    share: items x fixed / the items' summed durations (the time a per-item fixed cost takes).
+    share: items x fixed / the items' summed durations (the time a per-item fixed cost takes),
+    gaps (one CTA a tile): median ns, and their sum over the SMs in % of SMs x span.
     python3 bench/gpu/bwd_item_cost.py [--skip N] FILE ...
     python3 bench/gpu/bwd_item_cost.py --selftest
 """
@@ -23,10 +27,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bwd_trace import parse  # noqa: E402
 
 
-def fit(items):
-    """(n, steps_min, steps_max, per_step, fixed, r2, share) of whole items past each CTA's first;
-    per_step and fixed None when the steps do not vary."""
-    pts = [(it[5], it[7] - it[6]) for it in items if it[4] == 0 and it[2] > 0 and it[7] > it[6]]
+def fit(items, first=False):
+    """(n, steps_min, steps_max, per_step, fixed, r2, share) of whole items (past each CTA's first
+    unless `first`); per_step and fixed None when the steps do not vary."""
+    pts = [(it[5], it[7] - it[6]) for it in items if it[4] == 0 and (first or it[2] > 0) and it[7] > it[6]]
     if len(pts) < 3:
         return None
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
@@ -42,15 +46,38 @@ def fit(items):
     return (n, min(xs), max(xs), b, a, r2, n * a / sum(ys))
 
 
+def gaps(ctas):
+    """Per SM, the entry of each CTA less the end of the one before it (grids of one CTA a tile):
+    (median ns, sum over the SMs / (SMs x span))."""
+    by_sm = {}
+    for sm, t0, t1, _ in ctas.values():
+        if t1 > 0:
+            by_sm.setdefault(sm, []).append((t0, t1))
+    gs, span = [], max((t1 for _, _, t1, _ in ctas.values()), default=0)
+    for v in by_sm.values():
+        v.sort()
+        gs += [max(0, b[0] - a[1]) for a, b in zip(v, v[1:])]
+    if not gs or span <= 0:
+        return None
+    return statistics.median(gs), sum(gs) / (len(by_sm) * span)
+
+
 def report(runs, skip, out):
     rows = []
     for key in sorted(runs):
         if key[1] < skip:
             continue
-        r = fit(runs[key]["items"])
+        L = runs[key]
+        one = L["bk"].get("grid") == L["bk"].get("tiles")
+        r = fit(L["items"], first=one)
         if r is None:
             continue
         rows.append(r)
+        if one:
+            g = gaps(L["ctas"])
+            if g is not None:
+                print(f"launch {key}: one CTA a tile, gaps between CTAs on an SM: median {g[0]:.0f} ns, "
+                      f"{100 * g[1]:.2f}% of SMs x span", file=out)
         n, s0, s1, b, a, r2, share = r
         if b is None:
             print(f"launch {key}: {n} items of {s0} steps, mean {share / 1e3:.1f} us an item", file=out)

@@ -19,6 +19,13 @@ for s in 128,8192,1 128,16384,1 128,4096,1 128,2048,1 128,8192,0; do
   gzip -f $O/raw-$n.txt
 done
 pack
+# The forward's per-tile phases at d128 2k and 8k (bench/gpu/fwd_trace.py), for the tile-turnover plan.
+for s in 128,2048,0 128,8192,0; do
+  n=${s//,/-}
+  $B/bench_trace --shapes $s --pass fwd --iters 1 --warmup 1 >$O/fraw-$n.txt 2>&1
+  { echo "== fwd $s"; python3 bench/gpu/fwd_trace.py <$O/fraw-$n.txt; } >>$O/fwd-trace.txt 2>&1
+  gzip -f $O/fraw-$n.txt
+done
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,sm__inst_executed.sum,lts__t_sectors_op_red.sum,lts__t_sectors.sum,dram__bytes.sum,smsp__inst_executed.avg.per_cycle_active
 for c in 1 0; do
   timeout 120 ncu --clock-control none -k regex:bwd_kernel -c 1 --metrics $M --section WarpStateStats \

@@ -14,6 +14,10 @@ the means:
     items, steps (min / max), per_step ns, fixed ns (and in steps), R^2,
     share: items x fixed / the items' summed durations (the time a per-item fixed cost takes),
     gaps (one CTA a tile): median ns, and their sum over the SMs in % of SMs x span.
+With the trace's phase lines (BX L cta item t_kv t_s1 t_last: the consumers past the K/V wait,
+at step 1's start, past the last step's GEMMs) it also splits items of 2+ steps, medians in ns:
+    wait (item start -> K/V landed), step 0, a later step ((t_last - t_s1) / (steps - 1)),
+    epilogue (t_last -> item end: dK and dV out), and fixed = wait + step 0 - a step + epilogue.
     python3 bench/gpu/bwd_item_cost.py [--skip N] FILE ...
     python3 bench/gpu/bwd_item_cost.py --selftest
 """
@@ -62,7 +66,39 @@ def gaps(ctas):
     return statistics.median(gs), sum(gs) / (len(by_sm) * span)
 
 
-def report(runs, skip, out):
+def parse_phases(lines):
+    """(run, launch, cta, item) -> (t_kv, t_s1, t_last), with bwd_trace.parse's run numbering."""
+    out, run, seen = {}, 0, set()
+    for line in lines:
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "BK":
+            launch = int(dict(x.split("=", 1) for x in f[1:])["launch"])
+            if launch in seen:
+                run, seen = run + 1, set()
+            seen.add(launch)
+        elif f[0] == "BX" and len(f) == 7:
+            out[(run, int(f[1]), int(f[2]), int(f[3]))] = tuple(int(x) for x in f[4:])
+    return out
+
+
+def phases(key, items, ph):
+    """Medians (wait, step0, step, epilogue, fixed) over the launch's whole items of 2+ steps."""
+    rows = []
+    for cta, _, item, _, role, steps, t0, t1, _ in items:
+        x = ph.get((key[0], key[1], cta, item))
+        if role != 0 or steps < 2 or x is None or min(x) < 0:
+            continue
+        t_kv, t_s1, t_last = x
+        step = (t_last - t_s1) / (steps - 1)
+        rows.append((t_kv - t0, t_s1 - t_kv, step, t1 - t_last, (t_kv - t0) + (t_s1 - t_kv - step) + (t1 - t_last)))
+    if not rows:
+        return None
+    return tuple(statistics.median(r[i] for r in rows) for i in range(5))
+
+
+def report(runs, skip, out, ph=None):
     rows = []
     for key in sorted(runs):
         if key[1] < skip:
@@ -73,6 +109,10 @@ def report(runs, skip, out):
         if r is None:
             continue
         rows.append(r)
+        x = phases(key, L["items"], ph or {})
+        if x is not None:
+            print(f"launch {key}: medians, ns: wait for K/V {x[0]:.0f}, step 0 {x[1]:.0f}, a later step {x[2]:.0f}, "
+                  f"epilogue {x[3]:.0f}; fixed {x[4]:.0f}", file=out)
         if one:
             g = gaps(L["ctas"])
             if g is not None:
@@ -106,10 +146,15 @@ def selftest():
                 steps = rng.randint(1, 100)
                 d = 9000 + 3000 * steps + rng.randint(-50, 50)
                 lines.append(f"B {launch} {cta} {cta} {item} {cta * 10 + item} 0 {steps} {t} {t + d} {2 * d}")
+                # Phases: K/V after 1000 ns, step 0 5000, later steps 3000, epilogue the rest (~6000).
+                lines.append(f"BX {launch} {cta} {item} {t + 1000} {t + 6000} {t + 6000 + 3000 * (steps - 1)}")
                 t += d
             lines.append(f"BC {launch} {cta} {cta} 0 {t} 10")
-    rows = report(parse(lines), 1, open(os.devnull, "w"))
+    runs, ph = parse(lines), parse_phases(lines)
+    rows = report(runs, 1, open(os.devnull, "w"), ph)
+    x = phases((0, 1), runs[(0, 1)]["items"], ph)
     ok = len(rows) == 2 and all(abs(r[3] - 3000) < 5 and abs(r[4] - 9000) < 300 for r in rows)
+    ok = ok and abs(x[0] - 1000) < 1 and abs(x[1] - 5000) < 1 and abs(x[2] - 3000) < 1 and abs(x[4] - 9000) < 100
     print("selftest", "ok" if ok else f"FAILED {rows}")
     return 0 if ok else 1
 
@@ -125,7 +170,7 @@ def main():
     lines = []
     for f in a.files or ["-"]:
         lines += (sys.stdin if f == "-" else open(f)).read().splitlines()
-    report(parse(lines), a.skip, sys.stdout)
+    report(parse(lines), a.skip, sys.stdout, parse_phases(lines))
     return 0
 
 

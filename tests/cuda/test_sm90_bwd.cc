@@ -232,6 +232,48 @@ TEST(Sm90Bwd, AgreesWithSm80) {
         [](auto&& run) { with_sm90_bwd(true, run); });
 }
 
+// dK and dV out through shared memory and TMA stores (the default on padded batches at tiers 64
+// and 128) against the 16-byte stores from registers (FLASHATTN_SM90_BWD_DKDV_TMA=0): the same
+// bytes of dk and dv, guard bands included, and both within the tolerance rule. Keys past the
+// sequence inside a block (517: the TMA boxes clip them), head_dims inside a tier (96, 40: the
+// columns past head_dim clipped), GQA (each kv head's sum over its query heads), causal (keys no
+// query sees: zeros), a block of fewer than 64 keys (50: one warpgroup's rows only), fp16.
+TEST(Sm90Bwd, DkDvTmaSameBytes) {
+  REQUIRE_SM90_BWD();
+  int ran = 0;
+  for (auto [d, seqlen_k, causal] : {std::tuple{128, 517, true}, std::tuple{96, 300, false}, std::tuple{64, 517, false},
+                                     std::tuple{40, 50, true}, std::tuple{128, 50, false}}) {
+    if (!tier_built(bwd90_tier(d))) continue;
+    Spec s;
+    s.dtype = d == 96 ? DType::Float16 : DType::BFloat16;
+    s.head_dim = d;
+    s.batch = 2;
+    s.seqlen_q = 333;
+    s.seqlen_k = seqlen_k;
+    s.heads = 4;
+    s.heads_kv = 2;
+    s.causal = causal;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(5100 + d + seqlen_k);
+    SCOPED_TRACE(s.str());
+    Case c(s);
+    GpuCase g(c);
+    g.run_forward();
+    RunInfo info;
+    with_env("FLASHATTN_SM90_BWD_DKDV_TMA", "0", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
+    EXPECT_EQ(info.path, "cuda-sm90");
+    check_backward_results(c);
+    const HostTensor dk0 = c.dk, dv0 = c.dv;
+    with_env("FLASHATTN_SM90_BWD_DKDV_TMA", "1", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
+    EXPECT_EQ(info.path, "cuda-sm90");
+    check_backward_results(c);
+    EXPECT_TRUE(c.dk.bytes == dk0.bytes) << "dk differs between the TMA stores and the stores from registers";
+    EXPECT_TRUE(c.dv.bytes == dv0.bytes) << "dv differs between the TMA stores and the stores from registers";
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "tiers 64 and 128 not built";
+}
+
 // The writer warp stores each query block's first dQ into an uncleared workspace (BwdParams::
 // dq_tickets, padded batches): query blocks that no key block reaches (more queries than keys,
 // causal or a window: rows 0-299 see no key) come out as zeros, after a call that left the

@@ -151,6 +151,13 @@ struct BwdParams90 {
   // value): softmax's scale where dS is without it (bwd90_scale_out), else 1.
   float* dq_scale_out = nullptr;
   CUtensorMap tma_dq{};
+  // dK and dV out through shared memory (the item's K and V tiles, free once its last GEMMs have
+  // read them) and TMA stores, boxes of 64 columns x 64 rows (a warpgroup's keys), instead of
+  // 16-byte stores from registers: padded batches on the tiers whose warpgroups own 64 keys each
+  // (not kSplitD; bwd_launch.cu, FLASHATTN_SM90_BWD_DKDV_TMA=0 opts out). The stores from
+  // registers held an item 3.4-5.6 us past its last GEMM (session 43's trace).
+  bool dkdv_tma = false;
+  CUtensorMap tma_dk{}, tma_dv{};
   // The CTAs' work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a tile's
   // query walk). Without a tail (width 0) one CTA a tile, the launcher's StreamK(tiles, tiles, 0).
   // With one (the launcher's plan, bwd_launch.cu: tiles of equal walks only, not deterministic)
@@ -589,6 +596,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // (dK, dV: each warpgroup reads the other's half of Q and dO too, S^T and dP^T all of it) have
   // completed, so either may overwrite it with dQ.
   constexpr int kBarStage = 4;
+  // Named barrier of both consumer warpgroups (256 threads): their item's last GEMMs done, so
+  // either may write dK into the K tile (dkdv_tma, the epilogue; ids 5 and 6 are split_bar's).
+  constexpr int kBarOut = 7;
 
   // kSplitD: acc_dv is warpgroup 0's dV or warpgroup 1's dK (one array: the roles' registers
   // are the same), acc_dk a placeholder.
@@ -1257,9 +1267,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         store_dq(gs - 1, acc_dq, prev_h, prev_m0, prev_rows);
       }
     }
-    // Every GEMM reading the item's K and V has completed: the producer may load the next item's.
+    // Every GEMM reading the item's K and V has completed: the producer may load the next item's
+    // (with dkdv_out, once dK and dV have left the tiles, below).
+    const bool dkdv_out = !C::kSplitD && P.dkdv_tma && steps > 0 && role != StreamKPiece::kPartial;
     if (steps > 0) {
-      mbar_arrive(kv_empty);
+      if (!dkdv_out) mbar_arrive(kv_empty);
       ++items;
     }
     if (role == StreamKPiece::kPartial) {  // the tile's dK and dV are another CTA's to write
@@ -1274,6 +1286,49 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // Epilogue: dK (scaled through grad already, or here: bwd90_scale_out) and dV of this warpgroup's
     // keys of the sequence (kSplitD: warpgroup 0's dV, 1's dK, all columns).
     const float dk_scale = bwd90_scale_out<C, kExtras>() ? p.scale : 1.0f;
+    if constexpr (!C::kSplitD) {
+      if (dkdv_out) {
+        // Into this warpgroup's 64 rows of the V tile (its own: dP^T read only them), then, once
+        // both warpgroups are past their last GEMMs (dQ^T reads every row of K), of the K tile,
+        // in the layout the TMA loads wrote (64-column panels, 128-byte swizzle), by stmatrix
+        // (as the forward's O: blocks i = (row half i % 2, column tile 2 j + i / 2), lane l row
+        // l % 8 of block l / 8); then fenced, out by TMA stores of the warpgroup's rows (rows
+        // past seqlen_k and columns past head_dim clipped), and the tiles released to the
+        // producer once the stores have read them.
+        const int bi = lane / 8, rr = key0 + warp * 16 + (bi % 2) * 8 + lane % 8;
+        auto stage = [&](int off, const float(&acc)[kNKV], float scale) {
+#pragma unroll
+          for (int j = 0; j < kD / 16; ++j) {
+            const uint32_t regs[4] = {prim::pack2(acc[8 * j] * scale, acc[8 * j + 1] * scale, T()),
+                                      prim::pack2(acc[8 * j + 2] * scale, acc[8 * j + 3] * scale, T()),
+                                      prim::pack2(acc[8 * j + 4] * scale, acc[8 * j + 5] * scale, T()),
+                                      prim::pack2(acc[8 * j + 6] * scale, acc[8 * j + 7] * scale, T())};
+            prim::stmatrix_x4(smem_addr(smem + off) + swizzled_offset(rr, (2 * j + bi / 2) * 8, C::kPanelKV), regs);
+          }
+        };
+        stage(C::kOffV, acc_dv, 1.0f);
+        named_bar_sync(kBarOut, 256);
+        stage(C::kOffK, acc_dk, dk_scale);
+        fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
+        split_bar();
+        if (tid == 0) {
+          const int k_row = int(seq.row_begin_k) + n0 + key0;
+#pragma unroll
+          for (int pn = 0; pn < C::kPanels; ++pn) {
+            tma_store_4d(&P.tma_dk, smem + C::kOffK + pn * C::kPanelKV + key0 * 128, pn * 64, k_row, hk, kb);
+            tma_store_4d(&P.tma_dv, smem + C::kOffV + pn * C::kPanelKV + key0 * 128, pn * 64, k_row, hk, kb);
+          }
+          bulk_commit();
+          bulk_wait_read();
+        }
+        split_bar();
+        mbar_arrive(kv_empty);
+#ifdef FLASHATTN_SM90_TRACE
+        trace_item_end(P.trace, items - 1, true, uint32_t(trace_tile), role, steps);
+#endif
+        continue;
+      }
+    }
     T* gdK = static_cast<T*>(bp.dk.data) + b * bp.dk.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dk.row_stride +
              hk * bp.dk.head_stride;
     T* gdV = static_cast<T*>(bp.dv.data) + b * bp.dv.batch_stride + (seq.row_begin_k + n0 + key0) * bp.dv.row_stride +
@@ -1307,6 +1362,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     trace_item_end(P.trace, items - 1, steps > 0, uint32_t(trace_tile), role, steps);
 #endif
   }
+  // dkdv_tma: the TMA stores complete before the CTA's shared memory goes.
+  if (!C::kSplitD && P.dkdv_tma && tid == 0) bulk_wait();
 #ifdef FLASHATTN_SM90_TRACE
   {
     bool pred;

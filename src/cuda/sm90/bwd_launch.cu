@@ -127,6 +127,13 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   if (bp.dq_tickets != nullptr && !P.dq_tensor)
     throw CudaError("flashattn: internal error: dQ tickets without the sm90 backward's tensor-form dQ writer");
   bp.dq_ticket_rows = P.block_m;
+  // dK and dV through shared memory and TMA stores (BwdParams90::dkdv_tma): padded batches (a box
+  // of a varlen batch would cross into the next sequence's rows) on tiers without kSplitD.
+  P.dkdv_tma = !p.varlen && !bwd90_split_d(l.kernel->head_dim) && env_choice("FLASHATTN_SM90_BWD_DKDV_TMA", true);
+  if (P.dkdv_tma) {
+    P.tma_dk = make_tensor_map(bp.dk, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, 64);
+    P.tma_dv = make_tensor_map(bp.dv, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, 64);
+  }
   P.bp.dq_store_mode = l.dq_store_mode;
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.

@@ -69,6 +69,9 @@ struct BwdTraceRec {
   unsigned long long t_start, t_end;  // ns
   uint32_t smid, tile, role, steps;   // record 0: smid, 0, 0, the CTA's items
   uint32_t c_start, c_end;            // clock64's low 32 bits (record 0: 0)
+  // Inside the item (ns; 0 where not reached): the consumers past the K/V wait, at step 1's start
+  // (step 0 done), and past the last step's GEMMs (before the epilogue).
+  unsigned long long t_kv, t_s1, t_last;
 };
 __device__ __forceinline__ unsigned long long trace_globaltimer() {
   unsigned long long t;
@@ -100,6 +103,12 @@ __device__ __forceinline__ void trace_start(BwdTraceRec* trace, int i) {
   BwdTraceRec* r = trace_rec(trace, i, &ok);
   trace_st(&r->c_start, uint32_t(clock64()), ok);
   trace_st(&r->t_start, trace_globaltimer(), ok);
+}
+// Record 1 + n's field f (t_kv, t_s1 or t_last): now, where `pred`.
+__device__ __forceinline__ void trace_mark(BwdTraceRec* trace, int n, int f, bool pred) {
+  bool ok;
+  BwdTraceRec* r = trace_rec(trace, n + 1, &ok);
+  trace_st(f == 0 ? &r->t_kv : f == 1 ? &r->t_s1 : &r->t_last, trace_globaltimer(), ok && pred);
 }
 // Item n ended now (where `pred`): its record 1 + n, and the start of the next one's.
 __device__ __forceinline__ void trace_item_end(BwdTraceRec* trace, int n, bool pred, uint32_t tile, int role, int steps) {
@@ -1048,6 +1057,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int i = 0; i < (C::kSplitD ? 1 : kNKV); ++i) acc_dk[i] = 0.0f;
     if constexpr (kExtras) mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
     if (steps > 0) mbar_wait(kv_full, items & 1);
+#ifdef FLASHATTN_SM90_TRACE
+    trace_mark(P.trace, items, 0, steps > 0);
+#endif
     if constexpr (kKRegs) {
       // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
       // warp * 16 + (i % 2) * 8 + l % 8, columns 16 kk + (i / 2) * 8 .. + 7: matrices (rows 0-7 | 8-15)
@@ -1062,6 +1074,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     Step cur = steps > 0 ? first_step() : Step{0, 0};
     for (int i = 0; i < steps; ++i, ++gs, cur = next(cur)) {
       const int s = gs;
+#ifdef FLASHATTN_SM90_TRACE
+      trace_mark(P.trace, items, 1, i == 1);
+#endif
       mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
       if constexpr (C::kSplitD) {
         split_step(s, cur);
@@ -1269,6 +1284,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     }
     // Every GEMM reading the item's K and V has completed: the producer may load the next item's
     // (with dkdv_out, once dK and dV have left the tiles, below).
+#ifdef FLASHATTN_SM90_TRACE
+    trace_mark(P.trace, items, 2, steps > 0);
+#endif
     const bool dkdv_out = !C::kSplitD && P.dkdv_tma && steps > 0 && role != StreamKPiece::kPartial;
     if (steps > 0) {
       if (!dkdv_out) mbar_arrive(kv_empty);

@@ -229,6 +229,8 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
         const BwdTraceRec& e = r[1 + i];
         std::printf("B %d %d %u %d %u %u %u %lld %lld %u\n", L, c, e.smid, i, e.tile, e.role, e.steps,
                     (long long)(e.t_start - t_ref), (long long)(e.t_end - t_ref), e.c_end - e.c_start);
+        auto rel = [&](unsigned long long t) { return t != 0 ? (long long)(t - t_ref) : -1ll; };
+        std::printf("BX %d %d %d %lld %lld %lld\n", L, c, i, rel(e.t_kv), rel(e.t_s1), rel(e.t_last));
       }
     }
     std::fflush(stdout);

@@ -235,8 +235,8 @@ TEST(Sm90Bwd, AgreesWithSm80) {
 // dK and dV out through shared memory and TMA stores (the default on padded batches at tiers 64
 // and 128) against the 16-byte stores from registers (FLASHATTN_SM90_BWD_DKDV_TMA=0): the same
 // bytes of dk and dv, guard bands included, and both within the tolerance rule. Keys past the
-// sequence inside a block (517: the TMA boxes clip them), head_dims inside a tier (96, 40: the
-// columns past head_dim clipped), GQA (each kv head's sum over its query heads), causal (keys no
+// sequence inside a block (517: the TMA boxes clip them), head_dims inside a tier (112, 40: the
+// columns past head_dim clipped; forward tiers 128 and 64, in a tiers-64;128 build too), GQA (each kv head's sum over its query heads), causal (keys no
 // query sees: zeros), a block of fewer than 64 keys (50: one warpgroup's rows only), fp16.
 TEST(Sm90Bwd, DkDvTmaSameBytes) {
   REQUIRE_SM90_BWD();

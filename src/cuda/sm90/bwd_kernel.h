@@ -1314,7 +1314,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // past seqlen_k and columns past head_dim clipped), and the tiles released to the
         // producer once the stores have read them.
         const int bi = lane / 8, rr = key0 + warp * 16 + (bi % 2) * 8 + lane % 8;
-        auto stage = [&](int off, const float(&acc)[kNKV], float scale) {
+        auto to_tile = [&](int off, const float(&acc)[kNKV], float scale) {
 #pragma unroll
           for (int j = 0; j < kD / 16; ++j) {
             const uint32_t regs[4] = {prim::pack2(acc[8 * j] * scale, acc[8 * j + 1] * scale, T()),
@@ -1324,9 +1324,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             prim::stmatrix_x4(smem_addr(smem + off) + swizzled_offset(rr, (2 * j + bi / 2) * 8, C::kPanelKV), regs);
           }
         };
-        stage(C::kOffV, acc_dv, 1.0f);
+        to_tile(C::kOffV, acc_dv, 1.0f);
         named_bar_sync(kBarOut, 256);
-        stage(C::kOffK, acc_dk, dk_scale);
+        to_tile(C::kOffK, acc_dk, dk_scale);
         fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
         split_bar();
         if (tid == 0) {

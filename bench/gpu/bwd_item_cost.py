@@ -28,7 +28,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bwd_trace import parse  # noqa: E402
+from bwd_trace import parse, read_lines  # noqa: E402
 
 
 def fit(items, first=False):
@@ -167,9 +167,7 @@ def main():
     a = ap.parse_args()
     if a.selftest:
         return selftest()
-    lines = []
-    for f in a.files or ["-"]:
-        lines += (sys.stdin if f == "-" else open(f)).read().splitlines()
+    lines = read_lines(a.files)
     report(parse(lines), a.skip, sys.stdout, parse_phases(lines))
     return 0
 

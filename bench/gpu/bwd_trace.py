@@ -56,6 +56,14 @@ def parse(lines):
     return runs
 
 
+def read_lines(files):
+    """The lines of the files (stdin for none or "-")."""
+    lines = []
+    for name in files or ["-"]:
+        lines += (sys.stdin if name == "-" else open(name)).read().splitlines()
+    return lines
+
+
 def pearson(xs, ys):
     n = len(xs)
     if n < 3:
@@ -275,10 +283,7 @@ def main():
     a = ap.parse_args()
     if a.selftest:
         return selftest()
-    lines = []
-    for name in a.files or ["-"]:
-        lines += (sys.stdin if name == "-" else open(name)).read().splitlines()
-    report(parse(lines), a.skip)
+    report(parse(read_lines(a.files)), a.skip)
     return 0
 
 

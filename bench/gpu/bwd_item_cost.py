@@ -66,28 +66,11 @@ def gaps(ctas):
     return statistics.median(gs), sum(gs) / (len(by_sm) * span)
 
 
-def parse_phases(lines):
-    """(run, launch, cta, item) -> (t_kv, t_s1, t_last), with bwd_trace.parse's run numbering."""
-    out, run, seen = {}, 0, set()
-    for line in lines:
-        f = line.split()
-        if not f:
-            continue
-        if f[0] == "BK":
-            launch = int(dict(x.split("=", 1) for x in f[1:])["launch"])
-            if launch in seen:
-                run, seen = run + 1, set()
-            seen.add(launch)
-        elif f[0] == "BX" and len(f) == 7:
-            out[(run, int(f[1]), int(f[2]), int(f[3]))] = tuple(int(x) for x in f[4:])
-    return out
-
-
-def phases(key, items, ph):
+def phases(L):
     """Medians (wait, step0, step, epilogue, fixed) over the launch's whole items of 2+ steps."""
     rows = []
-    for cta, _, item, _, role, steps, t0, t1, _ in items:
-        x = ph.get((key[0], key[1], cta, item))
+    for cta, _, item, _, role, steps, t0, t1, _ in L["items"]:
+        x = L["phases"].get((cta, item))
         if role != 0 or steps < 2 or x is None or min(x) < 0:
             continue
         t_kv, t_s1, t_last = x
@@ -98,7 +81,7 @@ def phases(key, items, ph):
     return tuple(statistics.median(r[i] for r in rows) for i in range(5))
 
 
-def report(runs, skip, out, ph=None):
+def report(runs, skip, out):
     rows = []
     for key in sorted(runs):
         if key[1] < skip:
@@ -109,7 +92,7 @@ def report(runs, skip, out, ph=None):
         if r is None:
             continue
         rows.append(r)
-        x = phases(key, L["items"], ph or {})
+        x = phases(L)
         if x is not None:
             print(f"launch {key}: medians, ns: wait for K/V {x[0]:.0f}, step 0 {x[1]:.0f}, a later step {x[2]:.0f}, "
                   f"epilogue {x[3]:.0f}; fixed {x[4]:.0f}", file=out)
@@ -150,9 +133,9 @@ def selftest():
                 lines.append(f"BX {launch} {cta} {item} {t + 1000} {t + 6000} {t + 6000 + 3000 * (steps - 1)}")
                 t += d
             lines.append(f"BC {launch} {cta} {cta} 0 {t} 10")
-    runs, ph = parse(lines), parse_phases(lines)
-    rows = report(runs, 1, open(os.devnull, "w"), ph)
-    x = phases((0, 1), runs[(0, 1)]["items"], ph)
+    runs = parse(lines)
+    rows = report(runs, 1, open(os.devnull, "w"))
+    x = phases(runs[(0, 1)])
     ok = len(rows) == 2 and all(abs(r[3] - 3000) < 5 and abs(r[4] - 9000) < 300 for r in rows)
     ok = ok and abs(x[0] - 1000) < 1 and abs(x[1] - 5000) < 1 and abs(x[2] - 3000) < 1 and abs(x[4] - 9000) < 100
     print("selftest", "ok" if ok else f"FAILED {rows}")
@@ -167,8 +150,7 @@ def main():
     a = ap.parse_args()
     if a.selftest:
         return selftest()
-    lines = read_lines(a.files)
-    report(parse(lines), a.skip, sys.stdout, parse_phases(lines))
+    report(parse(read_lines(a.files)), a.skip, sys.stdout)
     return 0
 
 

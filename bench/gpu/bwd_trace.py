@@ -31,7 +31,8 @@ import sys
 
 def parse(lines):
     """launch -> {"bk": {...}, "ctas": {cta: (smid, t0, t1, items)}, "items": [(cta, smid, item, tile,
-    role, steps, t0, t1, cycles)]}; a new process restarts the launch numbers, so a BK line whose
+    role, steps, t0, t1, cycles)], "phases": {(cta, item): (t_kv, t_s1, t_last)} (BX lines, where the
+    trace build writes them)}; a new process restarts the launch numbers, so a BK line whose
     launch number was seen already opens a new run (keys: (run, launch))."""
     runs, run, seen = {}, 0, set()
     for line in lines:
@@ -44,7 +45,7 @@ def parse(lines):
             if bk["launch"] in seen:
                 run, seen = run + 1, set()
             seen.add(bk["launch"])
-            runs[(run, bk["launch"])] = {"bk": bk, "ctas": {}, "items": []}
+            runs[(run, bk["launch"])] = {"bk": bk, "ctas": {}, "items": [], "phases": {}}
         elif f[0] == "BC" and len(f) == 7:
             L = runs.get((run, int(f[1])))
             if L is not None:
@@ -53,6 +54,10 @@ def parse(lines):
             L = runs.get((run, int(f[1])))
             if L is not None:
                 L["items"].append(tuple(int(x) for x in f[2:]))
+        elif f[0] == "BX" and len(f) == 7:
+            L = runs.get((run, int(f[1])))
+            if L is not None:
+                L["phases"][(int(f[2]), int(f[3]))] = tuple(int(x) for x in f[4:])
     return runs
 
 

@@ -267,9 +267,10 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   // Semaphores when deterministic, else the dQ tickets where main stores each query block's first
   // dQ (dq_first_store: a padded batch, so (batch, head, query block) covers every row).
   dq_first_store = dq_first_store && !p.deterministic && !p.varlen;
+  const std::size_t ticket_bytes = std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t);
   const std::size_t sem_bytes =
       p.deterministic || dq_first_store
-          ? round_up(std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t))
+          ? round_up(ticket_bytes + (dq_first_store ? BwdParams::kTileCounters * sizeof(int32_t) : 0))
           : 0;
   Workspace ws(context, accum_bytes + dsum_bytes + sem_bytes);
   const cudaStream_t stream = ws.stream();
@@ -280,6 +281,7 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   int32_t* sem = sem_bytes > 0 ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
   bp.semaphore = p.deterministic ? sem : nullptr;
   bp.dq_tickets = dq_first_store ? sem : nullptr;
+  bp.tile_counter = dq_first_store ? sem + ticket_bytes / sizeof(int32_t) : nullptr;
   if (accum_bytes > 0 && !dq_first_store)
     check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
   if (sem_bytes > 0) check(cudaMemsetAsync(sem, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");

@@ -71,6 +71,10 @@ struct BwdParams {
   // block no step reached (ticket 0). Saves the memset of dq_accum (a quarter of the workspace's
   // traffic at 512 queries) and the L2's reads of its zeros.
   int32_t* dq_tickets = nullptr;
+  // With the tickets (dq_first_store), kTileCounters more zeroed int32s after them: the sm90
+  // backward's dynamic tile counter (sm90::BwdParams90::tile_counter), cleared by the same memset.
+  static constexpr int kTileCounters = 4;
+  int32_t* tile_counter = nullptr;
   int dq_ticket_rows = 0;  // set by main (its query block), 64 or more (num_m_blocks' rows)
   static constexpr int32_t kDqStored = 1 << 30;  // a ticket's flag (its low bits count the steps)
   // How the sm90 writer takes a ticket (FLASHATTN_SM90_BWD_DQ_STORE, read by sm90_backward;

@@ -186,10 +186,23 @@ struct BwdParams90 {
   // it into `tiles`, the forward's tile map (config.h TileMap90), which the kernel decodes.
   int head_group = 0;
   TileMap90 tiles;
+  // A persistent grid of min(tiles, SMs) CTAs that take their tiles dynamically (bwd_launch.cu:
+  // where the launcher would otherwise start one CTA a tile, a padded batch, not deterministic):
+  // a CTA's first tile is blockIdx.x, each next one gridDim.x + atomicAdd(tile_counter, 1) on a
+  // counter zeroed before the launch (sm80::BwdParams::tile_counter), in the tile map's order.
+  // The producer's thread takes them and publishes each to the other roles (bwd_kernel's slots).
+  // A CTA keeps its shared memory across its items, so the next item's K and V load while the
+  // last one's epilogue runs, where a fresh CTA waited 2.4-3.2 us for them (session 43's trace).
+  // nullptr: the static items of `sk`.
+  int32_t* tile_counter = nullptr;
+  int64_t dyn_grid = 0;  // the dynamic grid's CTAs (at most the tiles: the launcher clips it)
 #ifdef FLASHATTN_SM90_TRACE
   BwdTraceRec* trace = nullptr;  // kBwdTraceCtas x (1 + kBwdTraceItems) records, zeroed (above)
 #endif
 };
+
+// Who reads an item's record (bwd_kernel's next_item).
+constexpr int kItemReader = 0, kItemTaker = 1, kItemConsumer = 2;
 
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup.
 // Not at 80-query steps (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once take 40 + 20 + 40 +
@@ -265,6 +278,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // items with a cursor of its own, and counts its steps over all of them (g: ring stage, dS,
   // dQ and keep buffers, and their phases, as one walk).
   const int64_t num_tiles = int64_t(bp.num_n_blocks) * p.batch * p.num_heads_kv;
+  // The items' records (next_item below): slots, and their full (the producer's thread) and
+  // empty barriers. The empty barrier counts the readers in the producer's warpgroup (the LSE/D
+  // warp, the dQ writer warp, the stream-K tail's waiting lane); the consumers read a record
+  // after the item's kv_full, and the producer rewrites its slot only after their kv_empty of a
+  // later item. (Static arrays, as the forward's records.)
+  constexpr int kSchedSlots = 4;
+  const int sched_readers = 32 + (C::kDqSmem ? 32 : 0) + (P.sk.plan.width > 0 ? 1 : 0);
+  __shared__ int4 sched_item[kSchedSlots];
+  __shared__ uint64_t sched_bar[2 * kSchedSlots];
+  uint64_t* sched_full = sched_bar;
+  uint64_t* sched_empty = sched_bar + kSchedSlots;
   int n_block = 0, b = 0, hk = 0, n0 = 0, cols = 0, qb = 0, kb = 0;
   sm80::SeqInfo seq;
   semantics::Mask mask;
@@ -294,22 +318,70 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     kb = p.cu_seqlens_k != nullptr ? 0 : b;
     return true;
   };
-  // The next item at cursor *c into the variables above; false when none is left. (blockIdx.x
-  // through a volatile read, as in the forward: nothing derived from it held across the loops.)
-  auto next_item = [&](int* c) {
-    for (;;) {
-      StreamKPiece pc;
-      if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
-      if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;
-      role = pc.role;
-#ifdef FLASHATTN_SM90_TRACE
-      trace_tile = pc.tile;
-#endif
-      const bool whole = pc.role == StreamKPiece::kWhole;
-      step0 = whole ? 0 : pc.i_lo;
-      steps = whole ? walk.steps : pc.i_hi - pc.i_lo;
-      return true;
+  // The items are published in shared memory: the producer's thread takes the CTA's j-th item
+  // and writes it to slot j % kSchedSlots as (tile, i_lo, i_hi, role), tile -1 past the
+  // last. The producer's warpgroup reads it after the slot's sched_full phase and arrives on
+  // sched_empty, which the producer waits for before it reuses the slot. The consumers read it
+  // after the item's kv_full phase: every item, with steps or not, and the end, has one (the
+  // producer arrives without loads where there is nothing to load), each after the consumers'
+  // kv_empty of the one before. (An extra wait of theirs at the item's start, even a never
+  // taken one, made ptxas spill in their main loop.) One code path for the readers, whichever
+  // the schedule (static or dynamic: BwdParams90::tile_counter).
+  // The producer's thread's next tile or piece (false when none is left): dynamic, the CTA's
+  // first tile its own, then the counter's next past the grid's firsts; else the static plan's
+  // (config.h StreamK) at a cursor of its own.
+  int takes = 0, sk_cursor = 0;
+  auto take = [&](StreamKPiece* pc) {
+    if (P.tile_counter != nullptr) {
+      const int64_t t = takes++ == 0 ? int64_t(ctaid_x()) : int64_t(gridDim.x) + atomicAdd(P.tile_counter, 1);
+      *pc = StreamKPiece{t, 0, 0, StreamKPiece::kWhole};
+      return t < num_tiles;
     }
+    return P.sk.plan.item(int(ctaid_x()), int(gridDim.x), &sk_cursor, pc);
+  };
+  // The next item at cursor *c (the records so far) into the variables above; false when none is
+  // left. who: kItemTaker (the producer's thread: it takes the item, skipping tiles past the grid's
+  // or past their sequence, and publishes it), kItemReader (the rest of the producer's warpgroup),
+  // kItemConsumer (after the kv_full phase *c, which the caller waits for).
+  auto next_item = [&](int* c, int who = kItemReader) {
+    const int slot = *c % kSchedSlots;
+    int4 it;
+    if (who == kItemTaker) {
+      StreamKPiece pc;
+      bool have;
+      do {
+        have = take(&pc);
+      } while (have && (pc.tile >= num_tiles || !load_tile(pc.tile)));
+      it = have ? make_int4(int(pc.tile), pc.i_lo, pc.i_hi, pc.role) : make_int4(-1, 0, 0, 0);
+      if (*c >= kSchedSlots) mbar_wait_idle(sched_empty + slot, (uint32_t(*c / kSchedSlots) & 1) ^ 1);
+      sched_item[slot] = it;
+      mbar_arrive(sched_full + slot);  // release: the slot's store
+    } else {
+      if (who == kItemReader) mbar_wait_idle(sched_full + slot, uint32_t(*c / kSchedSlots) & 1);
+      it = sched_item[slot];
+      if (who == kItemReader) mbar_arrive(sched_empty + slot);  // (after the read: the "memory" clobbers order them)
+      if (who == kItemConsumer) {
+        // Through a warp reduction (redux.sync: its result is a uniform register): warp-uniform
+        // to the compiler. (Loaded from shared memory they are not, nor broadcast by shfl, and
+        // what derives from them left the uniform datapath: the 80-query d128 main loop took
+        // 743 -> 853 instructions, with spills.)
+        it.x = __reduce_min_sync(~0u, it.x);
+        it.y = __reduce_min_sync(~0u, it.y);
+        it.z = __reduce_min_sync(~0u, it.z);
+        it.w = __reduce_min_sync(~0u, it.w);
+      }
+      if (it.x >= 0) load_tile(it.x);  // (a published tile has its key block in its sequence)
+    }
+    ++*c;
+    if (it.x < 0) return false;
+    role = it.w;
+#ifdef FLASHATTN_SM90_TRACE
+    trace_tile = it.x;
+#endif
+    const bool whole = it.w == StreamKPiece::kWhole;
+    step0 = whole ? 0 : it.y;
+    steps = whole ? walk.steps : it.z - it.y;
+    return true;
   };
 
   // Steps walk (query head of the group, query block), query blocks fastest (sm80::QueryWalk);
@@ -329,6 +401,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mbar_init(kv_full, 1);
     mbar_init(kv_empty, 256);  // every consumer thread, after its item's last GEMM reading K or V
     mbar_init(merge_ready, 1);  // warp 3's lane 0, after the flag of the slot its kMerge piece reads
+    for (int i = 0; i < kSchedSlots; ++i) {
+      mbar_init(sched_full + i, 1);
+      mbar_init(sched_empty + i, sched_readers);
+    }
     for (int s = 0; s < kStages; ++s) {
       mbar_init(q_full + s, 1 + 32);  // the TMA thread's expect_tx and warp 1's 32 lanes
       // Every consumer thread, after its own last read of the stage; kDqStage: every lane of the
@@ -360,12 +436,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       prefetch_tensor_map(&P.tma_do);
       prefetch_tensor_map(&P.tma_k);
       prefetch_tensor_map(&P.tma_v);
-      // g: steps loaded over all items; items: K/V tiles loaded. An item's K and V go out after
+      // g: steps loaded over all items; items: kv_full phases (below). An item's K and V go out after
       // the Q and dO of its first kStages steps, which only wait for the previous item's steps
       // (q_empty), while K and V wait for its last GEMMs to have read the tile (kv_empty).
       int g = 0, items = 0, cursor = 0;
-      while (next_item(&cursor)) {
-        Step cur = steps > 0 ? first_step() : Step{0, 0};
+      // Every item has a kv_full phase (the consumers read its record after it), with or without
+      // steps, and so does the end; each after the consumers' kv_empty of the one before.
+      for (;;) {
+        const bool have = next_item(&cursor, kItemTaker);
+        if (!have || steps == 0) {
+          if (items > 0) mbar_wait_idle(kv_empty, (items - 1) & 1);
+          mbar_arrive(kv_full);  // release: the record (nothing to load)
+          ++items;
+          if (!have) break;
+          continue;
+        }
+        Step cur = first_step();
         const int kv_at = min(steps, kStages) - 1;
         for (int s = 0; s < steps; ++s, ++g, cur = next(cur)) {
           const int st = g % kStages;
@@ -794,17 +880,26 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // m0_ + 2 tq and a span, so an element's test is one unsigned compare of its constant query
   // offset. Tiles the mask does not cut (rows or keys past the sequences included): a span that
   // takes every offset.
+  // The query rows of this thread's keys, once an item (key_rows; the step loop's mask reads them).
+  int key_lo[2] = {0, 0}, key_hi[2] = {0, 0};
+  auto key_rows = [&] {
+#pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const int jk = n0 + key0 + kr0 + hf * 8;
+      mask.query_range(jk, jk + 1, &key_lo[hf], &key_hi[hf]);
+      // (Opaque: held, not recomputed in the step loop, which ptxas did once the item came from
+      // shared memory: +74 instructions a step at 80-query d128.)
+      asm volatile("" : "+r"(key_lo[hf]), "+r"(key_hi[hf]));
+    }
+  };
   auto key_mask = [&](int m0_, int rows_, int (&qlo)[2], uint32_t (&qspan)[2]) {
     qlo[0] = qlo[1] = -(1 << 30);
     qspan[0] = qspan[1] = 1u << 31;
     if (!(rows_ == kBlockM && cols == kBlockN && mask.tile_unmasked(m0_, m0_ + kBlockM, n0, n0 + kBlockN))) {
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
-        int lo, hi;
-        const int jk = n0 + key0 + kr0 + hf * 8;
-        mask.query_range(jk, jk + 1, &lo, &hi);
-        qlo[hf] = lo - m0_ - 2 * tq;
-        qspan[hf] = uint32_t(hi - lo);
+        qlo[hf] = key_lo[hf] - m0_ - 2 * tq;
+        qspan[hf] = uint32_t(key_hi[hf] - key_lo[hf]);
       }
     }
   };
@@ -1045,21 +1140,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   };
 
   // gs: this warpgroup's steps over all items (ring stage, dS, dQ and keep buffers, and phases);
-  // items: the K/V tiles it has used (kv_full's phase).
-  int gs = 0, items = 0, cursor = 0;
+  // items: the records read (kv_full's phases: one an item and one at the end; the item's index + 1).
+  int gs = 0, items = 0;
 #ifdef FLASHATTN_SM90_TRACE
   trace_start(P.trace, 1);
 #endif
-  while (next_item(&cursor)) {
+  for (;;) {
+    mbar_wait(kv_full, items & 1);  // the record (next_item), and the item's K and V where it has steps
+    __syncwarp();
+    if (!next_item(&items, kItemConsumer)) break;
 #pragma unroll
     for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;
 #pragma unroll
     for (int i = 0; i < (C::kSplitD ? 1 : kNKV); ++i) acc_dk[i] = 0.0f;
     if constexpr (kExtras) mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
-    if (steps > 0) mbar_wait(kv_full, items & 1);
 #ifdef FLASHATTN_SM90_TRACE
-    trace_mark(P.trace, items, 0, steps > 0);
+    trace_mark(P.trace, items - 1, 0, steps > 0);
 #endif
+    key_rows();
     if constexpr (kKRegs) {
       // ldmatrix .x4 per k16 block: lane l addresses row l % 8 of 8 x 8 matrix i = l / 8, i.e. key
       // warp * 16 + (i % 2) * 8 + l % 8, columns 16 kk + (i / 2) * 8 .. + 7: matrices (rows 0-7 | 8-15)
@@ -1075,7 +1173,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int i = 0; i < steps; ++i, ++gs, cur = next(cur)) {
       const int s = gs;
 #ifdef FLASHATTN_SM90_TRACE
-      trace_mark(P.trace, items, 1, i == 1);
+      trace_mark(P.trace, items - 1, 1, i == 1);
 #endif
       mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
       if constexpr (C::kSplitD) {
@@ -1285,13 +1383,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     // Every GEMM reading the item's K and V has completed: the producer may load the next item's
     // (with dkdv_out, once dK and dV have left the tiles, below).
 #ifdef FLASHATTN_SM90_TRACE
-    trace_mark(P.trace, items, 2, steps > 0);
+    trace_mark(P.trace, items - 1, 2, steps > 0);
 #endif
     const bool dkdv_out = !C::kSplitD && P.dkdv_tma && steps > 0 && role != StreamKPiece::kPartial;
-    if (steps > 0) {
-      if (!dkdv_out) mbar_arrive(kv_empty);
-      ++items;
-    }
+    if (!dkdv_out) mbar_arrive(kv_empty);
     if (role == StreamKPiece::kPartial) {  // the tile's dK and dV are another CTA's to write
       save_partial();
 #ifdef FLASHATTN_SM90_TRACE
@@ -1387,7 +1482,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     bool pred;
     BwdTraceRec* r = trace_rec(P.trace, 0, &pred);
     trace_st(&r->t_end, trace_globaltimer(), pred);
-    trace_st(&r->steps, uint32_t(items), pred);
+    trace_st(&r->steps, uint32_t(items - 1), pred);
   }
 #endif
 }

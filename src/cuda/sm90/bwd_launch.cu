@@ -171,6 +171,19 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
     if (P.sk.plan.width > 0) split_ws = P.sk.allocate(*l.context, tiles, grid, slot_bytes, 2);
   }
+  // Where that leaves one CTA a tile (causal, windows, non-causal without a tail) on a padded batch
+  // that is not deterministic (the dQ tickets' memset zeroes the counter), a persistent grid
+  // that takes its tiles dynamically (BwdParams90::tile_counter): bench/NOTES.md session 44.
+  // FLASHATTN_SM90_BWD_DYNAMIC=0 keeps one CTA a tile; FLASHATTN_SM90_BWD_PERSISTENT=N sets the
+  // grid here too (tests).
+  if (P.sk.plan.width == 0 && bp.tile_counter != nullptr && env_choice("FLASHATTN_SM90_BWD_DYNAMIC", true)) {
+    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
+    const int64_t grid = persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count());
+    if (grid > 0 && grid < tiles) {
+      P.tile_counter = bp.tile_counter;
+      P.dyn_grid = grid;
+    }
+  }
   // Causal: tiles in groups of (batch, kv head) pairs, longest walks first (BwdParams90::head_group):
   // 8 pairs up to 16 key blocks, 4 up to 64, else 2. Session 28 measured (H200, 2 rounds, TFLOP/s
   // this rule / the (batch, kv head) order; groups of 2, 4, 8 beside, bench/NOTES.md): d128 1k 303
@@ -209,7 +222,7 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     check(cudaMemcpy(h.data(), trace, kTraceRecs * sizeof(BwdTraceRec), cudaMemcpyDeviceToHost), "cudaMemcpy(bwd trace)");
     // The grid as bwd_launch.h launches it: the plan's, or one CTA a tile.
     const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
-    const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid : tiles;
+    const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid : P.tile_counter != nullptr ? P.dyn_grid : tiles;
     const int ctas = int(std::min<int64_t>(grid, kBwdTraceCtas));
     const int L = trace_launch++;
     unsigned long long t_ref = ~0ull;

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cuda/backend.h"
@@ -26,9 +27,16 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   check_grid(tiles);
   const int64_t pairs = int64_t(P.bp.fwd.batch) * P.bp.fwd.num_heads_kv;
   P.tiles = TileMap90(pairs, P.bp.num_n_blocks, P.head_group > 0, false, P.head_group);
-  // One CTA a tile, or the launcher's stream-K plan (bwd_launch.cu) over a persistent grid.
+  // One CTA a tile, the launcher's stream-K plan (bwd_launch.cu) over a persistent grid, or a
+  // persistent grid of P.dyn_grid CTAs that take their tiles dynamically (BwdParams90::tile_counter).
   int64_t blocks = tiles;
-  if (P.sk.plan.width > 0) {
+  if (P.tile_counter != nullptr) {
+    if (P.sk.plan.width > 0 || P.dyn_grid <= 0)
+      throw CudaError("flashattn: internal error: the sm90 backward's dynamic tiles with a stream-K plan or no grid");
+    blocks = std::min<int64_t>(P.dyn_grid, tiles);
+    P.sk.plan = StreamK(tiles, tiles, 0);
+    launch_counters().sm90_bwd_dynamic.fetch_add(1, std::memory_order_relaxed);
+  } else if (P.sk.plan.width > 0) {
     if (P.sk.tiles != tiles || P.sk.grid <= 0 || P.sk.grid > tiles || P.sk.part == nullptr)
       throw CudaError("flashattn: internal error: the sm90 backward's stream-K plan is for " +
                       std::to_string(P.sk.tiles) + " tiles, the kernel has " + std::to_string(tiles));

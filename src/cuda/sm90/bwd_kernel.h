@@ -1147,7 +1147,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #endif
   for (;;) {
     mbar_wait(kv_full, items & 1);  // the record (next_item), and the item's K and V where it has steps
-    __syncwarp();
+    __syncwarp();  // (converged: without it, what the record decodes to left the uniform datapath)
     if (!next_item(&items, kItemConsumer)) break;
 #pragma unroll
     for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;

@@ -880,22 +880,29 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // m0_ + 2 tq and a span, so an element's test is one unsigned compare of its constant query
   // offset. Tiles the mask does not cut (rows or keys past the sequences included): a span that
   // takes every offset.
-  // The query rows of this thread's keys, once an item (key_rows; the step loop's mask reads them).
-  int key_lo[2] = {0, 0}, key_hi[2] = {0, 0};
+  // Once an item (key_rows): those rows of this thread's keys, and the query rows that see every
+  // key of the block, [tile_lo, tile_hi): the first key's last rows and the last key's first
+  // (query ranges move up with the key), none where the block has keys past the sequence. A
+  // step's tile is uncut iff its kBlockM rows lie in it (Mask::tile_unmasked of the tile, rows
+  // past the sequence included). (Held: ptxas recomputed them in the step loop, 64-bit, once the
+  // item came from shared memory; the empty asm makes them opaque.)
+  int key_lo[2] = {0, 0}, key_hi[2] = {0, 0}, tile_lo = 0, tile_hi = 0;
   auto key_rows = [&] {
 #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
       const int jk = n0 + key0 + kr0 + hf * 8;
       mask.query_range(jk, jk + 1, &key_lo[hf], &key_hi[hf]);
-      // (Opaque: held, not recomputed in the step loop, which ptxas did once the item came from
-      // shared memory: +74 instructions a step at 80-query d128.)
       asm volatile("" : "+r"(key_lo[hf]), "+r"(key_hi[hf]));
     }
+    int unused;
+    mask.query_range(n0 + kBlockN - 1, n0 + kBlockN, &tile_lo, &unused);
+    mask.query_range(n0, n0 + 1, &unused, &tile_hi);
+    if (cols < kBlockN) tile_hi = -(1 << 30);
   };
-  auto key_mask = [&](int m0_, int rows_, int (&qlo)[2], uint32_t (&qspan)[2]) {
+  auto key_mask = [&](int m0_, int (&qlo)[2], uint32_t (&qspan)[2]) {
     qlo[0] = qlo[1] = -(1 << 30);
     qspan[0] = qspan[1] = 1u << 31;
-    if (!(rows_ == kBlockM && cols == kBlockN && mask.tile_unmasked(m0_, m0_ + kBlockM, n0, n0 + kBlockN))) {
+    if (!(m0_ >= tile_lo && m0_ + kBlockM <= tile_hi)) {
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         qlo[hf] = key_lo[hf] - m0_ - 2 * tq;
@@ -990,7 +997,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
       int qlo[2];
       uint32_t qspan[2];
-      key_mask(m0, rows, qlo, qspan);
+      key_mask(m0, qlo, qspan);
       if constexpr (kKeep) {
         if (p.dropout.enabled()) {
           draw_keep(s, h, m0);
@@ -1146,7 +1153,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   trace_start(P.trace, 1);
 #endif
   for (;;) {
-    mbar_wait(kv_full, items & 1);  // the record (next_item), and the item's K and V where it has steps
+    // The record (next_item), and the item's K and V where it has steps. (Reading the record
+    // after its sched_full phase instead, before K and V land, took the d128 main loops from
+    // 625-712 to 689-768 instructions: measured in ptxas's output only, session 44.)
+    mbar_wait(kv_full, items & 1);
     __syncwarp();  // (converged: without it, what the record decodes to left the uniform datapath)
     if (!next_item(&items, kItemConsumer)) break;
 #pragma unroll
@@ -1199,7 +1209,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // sequences included).
         int qlo[2];
         uint32_t qspan[2];
-        key_mask(m0, rows, qlo, qspan);
+        key_mask(m0, qlo, qspan);
         uint32_t keep[2][kBlockM / 32];
 #pragma unroll
         for (int hf = 0; hf < 2; ++hf)

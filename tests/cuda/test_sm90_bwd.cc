@@ -705,19 +705,21 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
       "cuda-sm90", [](auto&& run) { with_env("FLASHATTN_SM90_BWD_STREAMK", "0", [&] { with_sm90_bwd(true, run); }); });
 }
 
-// The dynamic persistent grid (BwdParams90::tile_counter: a padded batch, not deterministic, no
-// stream-K plan) on grids of 3 and 7 CTAs over 28-56 tiles, each CTA many items: causal (the
-// head groups' order), a window that leaves most keys to no query (items without steps: dK and dV
-// zeros; the producer's kv_full arrivals without loads), non-causal with stream-K off; fp16 and
-// bf16, GQA, keys past the sequence in the last block (777). Every result within the tolerance
-// rule, and dk, dv the same bytes as one CTA a tile (FLASHATTN_SM90_BWD_DYNAMIC=0: every key
-// block's sums in the same order); the launch counter tells the dynamic grid ran.
+// The dynamic persistent grid (BwdParams90::tile_counter: wherever no stream-K plan runs) on
+// grids of 3 and 7 CTAs over 14-56 tiles, each CTA many items: causal (the head groups' order), a
+// window that leaves most keys to no query (items without steps: dK and dV zeros; the producer's
+// kv_full arrivals without loads), non-causal with stream-K off, varlen (key blocks past a
+// sequence skipped by the producer; an empty sequence; causal), deterministic (causal: tiles wait
+// for the key blocks after theirs); fp16 and bf16, GQA, keys past the sequence in the last block
+// (777). Every result within the tolerance rule, and dk, dv (deterministic: dq too) the same bytes
+// as one CTA a tile (FLASHATTN_SM90_BWD_DYNAMIC=0: every key block's sums in the same order); the
+// launch counter tells the dynamic grid ran.
 TEST(Sm90Bwd, DynamicTiles) {
   REQUIRE_SM90_BWD();
   int ran = 0;
   for (int d : {64, 128, 256}) {
     if (!tier_built(d)) continue;
-    for (int variant = 0; variant < 3; ++variant) {
+    for (int variant = 0; variant < 5; ++variant) {
       Spec s;
       s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
       s.head_dim = d;
@@ -726,15 +728,21 @@ TEST(Sm90Bwd, DynamicTiles) {
       s.heads_kv = 2;
       s.seqlen_q = 333;
       s.seqlen_k = 777;
-      s.causal = variant == 0;
+      s.causal = variant != 1 && variant != 2;
       if (variant == 1) {  // query i sees keys i + 850 .. i + 900: keys 0-849 none
         s.seqlen_q = 100;
         s.seqlen_k = 1000;
         s.window_left = 50;
         s.window_right = 0;
       }
+      if (variant == 3) {
+        s.batch = 3;
+        s.lens_q = {333, 0, 200};
+        s.lens_k = {777, 500, 1};
+      }
+      s.deterministic = variant == 4;
       s.backend = Backend::Cuda;
-      s.seed = uint64_t(5300 + d * 3 + variant);
+      s.seed = uint64_t(5300 + d * 5 + variant);
       SCOPED_TRACE(s.str());
       Case c(s);
       GpuCase g(c);
@@ -744,7 +752,7 @@ TEST(Sm90Bwd, DynamicTiles) {
         with_env("FLASHATTN_SM90_BWD_DYNAMIC", "0", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
         EXPECT_EQ(info.path, "cuda-sm90");
         check_backward_results(c);
-        const HostTensor dk0 = c.dk, dv0 = c.dv;
+        const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
         for (const char* grid : {"3", "7"}) {
           SCOPED_TRACE(std::string("grid ") + grid);
           const long long before = cuda::launch_counters().sm90_bwd_dynamic.load();
@@ -756,6 +764,7 @@ TEST(Sm90Bwd, DynamicTiles) {
           check_backward_results(c);
           EXPECT_TRUE(c.dk.bytes == dk0.bytes) << "dk differs between the dynamic grid and one CTA a tile";
           EXPECT_TRUE(c.dv.bytes == dv0.bytes) << "dv differs between the dynamic grid and one CTA a tile";
+          if (s.deterministic) EXPECT_TRUE(c.dq.bytes == dq0.bytes) << "deterministic dq differs between the grids";
         }
       });
       ++ran;

@@ -265,26 +265,26 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   const std::size_t accum_bytes = round_up(std::size_t(rows) * p.num_heads * dq_accum_dim * sizeof(float));
   const std::size_t dsum_bytes = round_up(std::size_t(rows) * p.num_heads * sizeof(float));
   // Semaphores when deterministic, else the dQ tickets where main stores each query block's first
-  // dQ (dq_first_store: a padded batch, so (batch, head, query block) covers every row).
+  // dQ (dq_first_store: a padded batch, so (batch, head, query block) covers every row); then the
+  // tile counters (BwdParams::tile_counter). Zeroed: with dq_accum in one memset where that is
+  // cleared (it lies right before them), else alone. Layout: dq_accum, these, D.
   dq_first_store = dq_first_store && !p.deterministic && !p.varlen;
-  const std::size_t ticket_bytes = std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t);
-  const std::size_t sem_bytes =
-      p.deterministic || dq_first_store
-          ? round_up(ticket_bytes + (dq_first_store ? BwdParams::kTileCounters * sizeof(int32_t) : 0))
-          : 0;
-  Workspace ws(context, accum_bytes + dsum_bytes + sem_bytes);
+  const std::size_t ticket_bytes = p.deterministic || dq_first_store
+                                       ? std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t)
+                                       : 0;
+  const std::size_t sem_bytes = round_up(ticket_bytes + BwdParams::kTileCounters * sizeof(int32_t));
+  Workspace ws(context, accum_bytes + sem_bytes + dsum_bytes);
   const cudaStream_t stream = ws.stream();
-  if (ws.data() == nullptr && rows > 0) throw CudaError("flashattn: empty workspace");
+  if (ws.data() == nullptr) throw CudaError("flashattn: empty workspace");
   bp.dq_accum = reinterpret_cast<float*>(ws.data());
-  bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes);
+  int32_t* sem = reinterpret_cast<int32_t*>(ws.data() + accum_bytes);
+  bp.dsum = reinterpret_cast<float*>(ws.data() + accum_bytes + sem_bytes);
   bp.dsum_head_stride = rows;
-  int32_t* sem = sem_bytes > 0 ? reinterpret_cast<int32_t*>(ws.data() + accum_bytes + dsum_bytes) : nullptr;
   bp.semaphore = p.deterministic ? sem : nullptr;
   bp.dq_tickets = dq_first_store ? sem : nullptr;
-  bp.tile_counter = dq_first_store ? sem + ticket_bytes / sizeof(int32_t) : nullptr;
-  if (accum_bytes > 0 && !dq_first_store)
-    check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes, stream), "cudaMemsetAsync(dq_accum)");
-  if (sem_bytes > 0) check(cudaMemsetAsync(sem, 0, sem_bytes, stream), "cudaMemsetAsync(semaphore)");
+  bp.tile_counter = sem + ticket_bytes / sizeof(int32_t);
+  if (dq_first_store) check(cudaMemsetAsync(sem, 0, sem_bytes, stream), "cudaMemsetAsync(tickets)");
+  else check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes + sem_bytes, stream), "cudaMemsetAsync(dq_accum)");
 
   const bool dsum_vec = aligned16(p.out) && aligned16(p.dout) && p.head_dim_v % 8 == 0;
   const bool dq_vec = aligned16(p.dq) && p.head_dim % 8 == 0;

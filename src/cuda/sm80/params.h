@@ -71,8 +71,9 @@ struct BwdParams {
   // block no step reached (ticket 0). Saves the memset of dq_accum (a quarter of the workspace's
   // traffic at 512 queries) and the L2's reads of its zeros.
   int32_t* dq_tickets = nullptr;
-  // With the tickets (dq_first_store), kTileCounters more zeroed int32s after them: the sm90
-  // backward's dynamic tile counter (sm90::BwdParams90::tile_counter), cleared by the same memset.
+  // kTileCounters zeroed int32s after the semaphores or tickets (run_backward clears them with
+  // those or with dq_accum): the sm90 backward's dynamic tile counter (sm90::BwdParams90::
+  // tile_counter).
   static constexpr int kTileCounters = 4;
   int32_t* tile_counter = nullptr;
   int dq_ticket_rows = 0;  // set by main (its query block), 64 or more (num_m_blocks' rows)

@@ -187,7 +187,7 @@ struct BwdParams90 {
   int head_group = 0;
   TileMap90 tiles;
   // A persistent grid of min(tiles, SMs) CTAs that take their tiles dynamically (bwd_launch.cu:
-  // where the launcher would otherwise start one CTA a tile, a padded batch, not deterministic):
+  // where the launcher would otherwise start one CTA a tile):
   // a CTA's first tile is blockIdx.x, each next one gridDim.x + atomicAdd(tile_counter, 1) on a
   // counter zeroed before the launch (sm80::BwdParams::tile_counter), in the tile map's order.
   // The producer's thread takes them and publishes each to the other roles (bwd_kernel's slots).

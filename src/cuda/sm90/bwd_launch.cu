@@ -171,9 +171,14 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
     if (P.sk.plan.width > 0) split_ws = P.sk.allocate(*l.context, tiles, grid, slot_bytes, 2);
   }
-  // Where that leaves one CTA a tile (causal, windows, non-causal without a tail) on a padded batch
-  // that is not deterministic (the dQ tickets' memset zeroes the counter), a persistent grid
-  // that takes its tiles dynamically (BwdParams90::tile_counter): bench/NOTES.md session 44.
+  // Where that leaves one CTA a tile (causal, windows, varlen, deterministic, non-causal without
+  // a tail), a persistent grid that takes its tiles dynamically (BwdParams90::tile_counter;
+  // sm80::run_backward zeroes the counter): session 44 measured it (H100, 2 rounds, TFLOP/s
+  // dynamic / one CTA a tile before it, bench/NOTES.md): d128 causal 1k 311 / 299, 2k 414 / 402,
+  // 4k 495 / 477, 8k 505 / 498, 16k 530 / 529; d64 causal 2k 361 / 336, 8k 445 / 434; d256
+  // causal 2k 313 / 313, 8k 373 / 366. (Deterministic: tiles are taken in the order the static
+  // grid launched them, and a tile waits only for tiles before it, which CTAs took earlier and
+  // each works through in order: no wait can close a cycle.)
   // FLASHATTN_SM90_BWD_DYNAMIC=0 keeps one CTA a tile; FLASHATTN_SM90_BWD_PERSISTENT=N sets the
   // grid here too (tests).
   if (P.sk.plan.width == 0 && bp.tile_counter != nullptr && env_choice("FLASHATTN_SM90_BWD_DYNAMIC", true)) {

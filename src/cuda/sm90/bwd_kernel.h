@@ -196,11 +196,6 @@ struct BwdParams90 {
   // nullptr: the static items of `sk`.
   int32_t* tile_counter = nullptr;
   int64_t dyn_grid = 0;  // the dynamic grid's CTAs (at most the tiles: the launcher clips it)
-  // The producer prefetches each item's K and V into L2 when it takes the item (a CTA's items
-  // after its first), ahead of their load into shared memory, which waits for the last item's
-  // epilogue: on the dynamic grid the consumers waited 1.6-1.9 us for K/V an item (session 44,
-  // call 6's trace). FLASHATTN_SM90_BWD_KV_PREFETCH=0 opts out (bwd_launch.cu).
-  bool kv_prefetch = false;
 #ifdef FLASHATTN_SM90_TRACE
   BwdTraceRec* trace = nullptr;  // kBwdTraceCtas x (1 + kBwdTraceItems) records, zeroed (above)
 #endif
@@ -455,16 +450,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           ++items;
           if (!have) break;
           continue;
-        }
-        // The item's K and V into L2 now (FLASHATTN_SM90_BWD_KV_PREFETCH, BwdParams90::kv_prefetch):
-        // their load below waits for the last item's kv_empty, after its epilogue.
-        if (P.kv_prefetch && items > 0) {
-          const int k_row = int(seq.row_begin_k) + n0;
-#pragma unroll
-          for (int pn = 0; pn < C::kPanels; ++pn) {
-            tma_prefetch_4d(&P.tma_k, pn * 64, k_row, hk, kb);
-            tma_prefetch_4d(&P.tma_v, pn * 64, k_row, hk, kb);
-          }
         }
         Step cur = first_step();
         const int kv_at = min(steps, kStages) - 1;

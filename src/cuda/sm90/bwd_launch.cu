@@ -135,7 +135,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     P.tma_dv = make_tensor_map(bp.dv, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, 64);
   }
   P.bp.dq_store_mode = l.dq_store_mode;
-  P.kv_prefetch = env_choice("FLASHATTN_SM90_BWD_KV_PREFETCH", true);  // (BwdParams90::kv_prefetch)
   // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
   // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
   P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);

@@ -57,7 +57,7 @@ namespace flashattn::cuda::sm90 {
 // times spread? Each CTA below kBwdTraceCtas (the one-CTA-a-tile grids of the standard shapes have
 // 4096 at most) owns 1 + kBwdTraceItems records of BwdParams90::trace: record 0 holds its entry
 // (thread 0), its SM, the end of its last item and its item count; record 1 + n its n-th work item
-// with steps (StreamK::item): start and end in %globaltimer ns (one clock for all SMs) and in the
+// (next_item; items without steps too): start and end in %globaltimer ns (one clock for all SMs) and in the
 // SM's clock (low 32 bits), the SM, the tile, the role (StreamKPiece) and the steps. The launcher
 // prints them (bwd_launch.cu). Consumer warpgroup 0's thread 0 writes the items' records, at their
 // ends only (an item starts where the previous one ended; record 1 starts at the consumers'
@@ -167,8 +167,9 @@ struct BwdParams90 {
   // registers held an item 3.4-5.6 us past its last GEMM (session 43's trace).
   bool dkdv_tma = false;
   CUtensorMap tma_dk{}, tma_dv{};
-  // The CTAs' work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a tile's
-  // query walk). Without a tail (width 0) one CTA a tile, the launcher's StreamK(tiles, tiles, 0).
+  // The CTAs' static work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a
+  // tile's query walk), where no dynamic grid runs (tile_counter below). Without a tail (width 0)
+  // one CTA a tile, the launcher's StreamK(tiles, tiles, 0).
   // With one (the launcher's plan, bwd_launch.cu: tiles of equal walks only, not deterministic)
   // a persistent grid of sk.grid CTAs, whose last rounds cut the walks of the remaining tiles
   // into equal ranges: a tile cut between CTAs c and c + 1 has two pieces, CTA c + 1's first item
@@ -186,11 +187,14 @@ struct BwdParams90 {
   // it into `tiles`, the forward's tile map (config.h TileMap90), which the kernel decodes.
   int head_group = 0;
   TileMap90 tiles;
-  // A persistent grid of min(tiles, SMs) CTAs that take their tiles dynamically (bwd_launch.cu:
-  // where the launcher would otherwise start one CTA a tile):
-  // a CTA's first tile is blockIdx.x, each next one gridDim.x + atomicAdd(tile_counter, 1) on a
-  // counter zeroed before the launch (sm80::BwdParams::tile_counter), in the tile map's order.
-  // The producer's thread takes them and publishes each to the other roles (bwd_kernel's slots).
+  // A persistent grid of dyn_grid CTAs (the SMs, or FLASHATTN_SM90_BWD_PERSISTENT) that take their
+  // tiles dynamically (bwd_launch.cu: where the launcher would otherwise start one CTA a tile):
+  // every tile, a CTA's first included, by atomicAdd(tile_counter, 1) on a counter zeroed before
+  // the launch (sm80::BwdParams::tile_counter), in the tile map's order. So a taken tile always
+  // belongs to a running CTA, which the deterministic order needs (a tile waits for the key
+  // blocks taken before it; with a CTA's first tile its blockIdx.x, running CTAs could take and
+  // wait for tiles after that of a CTA not yet on an SM, which never gets one: session 44's
+  // review). The producer's thread takes them and publishes each to the other roles (the slots).
   // A CTA keeps its shared memory across its items, so the next item's K and V load while the
   // last one's epilogue runs, where a fresh CTA waited 2.4-3.2 us for them (session 43's trace).
   // nullptr: the static items of `sk`.
@@ -268,15 +272,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 
   // Tiles: (key block, batch, kv head), key blocks of one (batch, kv head) adjacent (as in the
   // sm80 kernel's grid); when deterministic, the last key block first: each query block takes
-  // its key blocks' dQ in decreasing order, so a CTA waits only for CTAs launched before it, and
+  // its key blocks' dQ in decreasing order, so a CTA waits only for tiles taken before its own
+  // (launched before it, or on the dynamic grid taken from the counter before it), and
   // under a causal or sliding-window mask (a key block's first query block grows with it) key
   // block n + 1 reaches a query block one step before key block n: no CTA waits in the steady
   // state. (In increasing order every CTA waited for its predecessor's extra steps: the causal
   // backward took as long as the full one, session 7. The price: under a causal mask the longest
-  // CTAs launch last.) A CTA's items (P.sk.plan): its tile, or with a stream-K tail its whole tiles
-  // and then its pieces. Every role (producer, LSE/D warp, dQ writer, consumers) walks the same
-  // items with a cursor of its own, and counts its steps over all of them (g: ring stage, dS,
-  // dQ and keep buffers, and their phases, as one walk).
+  // CTAs launch last.) A CTA's items: its tile (P.sk.plan), with a stream-K tail its whole tiles
+  // and then its pieces, or on the dynamic grid the tiles it takes. The producer's thread takes
+  // them and every other role (LSE/D warp, dQ writer, consumers) reads them (next_item); each
+  // counts its steps over all of them (g: ring stage, dS, dQ and keep buffers, and their phases,
+  // as one walk).
   const int64_t num_tiles = int64_t(bp.num_n_blocks) * p.batch * p.num_heads_kv;
   // The items' records (next_item below): slots, and their full (the producer's thread) and
   // empty barriers. The empty barrier counts the readers in the producer's warpgroup (the LSE/D
@@ -287,6 +293,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   const int sched_readers = 32 + (C::kDqSmem ? 32 : 0) + (P.sk.plan.width > 0 ? 1 : 0);
   __shared__ int4 sched_item[kSchedSlots];
   __shared__ uint64_t sched_bar[2 * kSchedSlots];
+  static_assert(C::kSmemBytes + sizeof(sched_item) + sizeof(sched_bar) <= 227 * 1024,
+                "the dynamic shared memory and the static slots within an SM's 227 KB");
   uint64_t* sched_full = sched_bar;
   uint64_t* sched_empty = sched_bar + kSchedSlots;
   int n_block = 0, b = 0, hk = 0, n0 = 0, cols = 0, qb = 0, kb = 0;
@@ -327,13 +335,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // kv_empty of the one before. (An extra wait of theirs at the item's start, even a never
   // taken one, made ptxas spill in their main loop.) One code path for the readers, whichever
   // the schedule (static or dynamic: BwdParams90::tile_counter).
-  // The producer's thread's next tile or piece (false when none is left): dynamic, the CTA's
-  // first tile its own, then the counter's next past the grid's firsts; else the static plan's
-  // (config.h StreamK) at a cursor of its own.
-  int takes = 0, sk_cursor = 0;
+  // The producer's thread's next tile or piece (false when none is left): dynamic, the counter's
+  // next (BwdParams90::tile_counter); else the static plan's (config.h StreamK) at a cursor of its
+  // own.
+  int sk_cursor = 0;
   auto take = [&](StreamKPiece* pc) {
     if (P.tile_counter != nullptr) {
-      const int64_t t = takes++ == 0 ? int64_t(ctaid_x()) : int64_t(gridDim.x) + atomicAdd(P.tile_counter, 1);
+      const int64_t t = int64_t(atomicAdd(reinterpret_cast<unsigned*>(P.tile_counter), 1u));  // (< 2^32: no wrap)
       *pc = StreamKPiece{t, 0, 0, StreamKPiece::kWhole};
       return t < num_tiles;
     }
@@ -1400,7 +1408,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if (role == StreamKPiece::kPartial) {  // the tile's dK and dV are another CTA's to write
       save_partial();
 #ifdef FLASHATTN_SM90_TRACE
-      trace_item_end(P.trace, items - 1, steps > 0, uint32_t(trace_tile), role, steps);
+      trace_item_end(P.trace, items - 1, true, uint32_t(trace_tile), role, steps);
 #endif
       continue;
     }
@@ -1482,7 +1490,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       }
     }
 #ifdef FLASHATTN_SM90_TRACE
-    trace_item_end(P.trace, items - 1, steps > 0, uint32_t(trace_tile), role, steps);
+    trace_item_end(P.trace, items - 1, true, uint32_t(trace_tile), role, steps);
 #endif
   }
   // dkdv_tma: the TMA stores complete before the CTA's shared memory goes.

@@ -176,9 +176,9 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   // sm80::run_backward zeroes the counter): session 44 measured it (H100, 2 rounds, TFLOP/s
   // dynamic / one CTA a tile before it, bench/NOTES.md): d128 causal 1k 311 / 299, 2k 414 / 402,
   // 4k 495 / 477, 8k 505 / 498, 16k 530 / 529; d64 causal 2k 361 / 336, 8k 445 / 434; d256
-  // causal 2k 313 / 313, 8k 373 / 366. (Deterministic: tiles are taken in the order the static
-  // grid launched them, and a tile waits only for tiles before it, which CTAs took earlier and
-  // each works through in order: no wait can close a cycle.)
+  // causal 2k 313 / 313, 8k 373 / 366. (Deterministic: a tile waits only for tiles taken before
+  // it, every taken tile belongs to a running CTA (a CTA's first tile too comes from the counter)
+  // and each CTA works through its tiles in order: the smallest unfinished tile waits for none.)
   // FLASHATTN_SM90_BWD_DYNAMIC=0 keeps one CTA a tile; FLASHATTN_SM90_BWD_PERSISTENT=N sets the
   // grid here too (tests).
   if (P.sk.plan.width == 0 && bp.tile_counter != nullptr && env_choice("FLASHATTN_SM90_BWD_DYNAMIC", true)) {
@@ -225,7 +225,7 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     std::vector<BwdTraceRec> h(kTraceRecs);
     check(cudaStreamSynchronize(trace_stream), "cudaStreamSynchronize(bwd trace)");
     check(cudaMemcpy(h.data(), trace, kTraceRecs * sizeof(BwdTraceRec), cudaMemcpyDeviceToHost), "cudaMemcpy(bwd trace)");
-    // The grid as bwd_launch.h launches it: the plan's, or one CTA a tile.
+    // The grid as bwd_launch.h launches it: the plan's, the dynamic one, or one CTA a tile.
     const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
     const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid : P.tile_counter != nullptr ? P.dyn_grid : tiles;
     const int ctas = int(std::min<int64_t>(grid, kBwdTraceCtas));

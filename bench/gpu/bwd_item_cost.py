@@ -17,7 +17,11 @@ the means:
 With the trace's phase lines (BX L cta item t_kv t_s1 t_last: the consumers past the K/V wait,
 at step 1's start, past the last step's GEMMs) it also splits items of 2+ steps, medians in ns:
     wait (item start -> K/V landed), step 0, a later step ((t_last - t_s1) / (steps - 1)),
-    epilogue (t_last -> item end: dK and dV out), and fixed = wait + step 0 - a step + epilogue.
+    epilogue (t_last -> item end: dK and dV out), and fixed = wait + step 0 - a step + epilogue;
+and where the lines hold the TMA-store epilogue's marks (BX ... t_bar t_read t_kvi, session 44),
+the epilogue and the wait split (medians, ns): to the barrier after dV's stmatrix, to the
+stores' reads done, the release (to the item's end); the producer's K/V issue after the item's
+start (its wake-up from the last item's kv_empty) and the load (issue -> landed).
     python3 bench/gpu/bwd_item_cost.py [--skip N] FILE ...
     python3 bench/gpu/bwd_item_cost.py --selftest
 """
@@ -71,11 +75,26 @@ def phases(L):
     rows = []
     for cta, _, item, _, role, steps, t0, t1, _ in L["items"]:
         x = L["phases"].get((cta, item))
-        if role != 0 or steps < 2 or x is None or min(x) < 0:
+        if role != 0 or steps < 2 or x is None or min(x[:3]) < 0:
             continue
-        t_kv, t_s1, t_last = x
+        t_kv, t_s1, t_last = x[:3]
         step = (t_last - t_s1) / (steps - 1)
         rows.append((t_kv - t0, t_s1 - t_kv, step, t1 - t_last, (t_kv - t0) + (t_s1 - t_kv - step) + (t1 - t_last)))
+    if not rows:
+        return None
+    return tuple(statistics.median(r[i] for r in rows) for i in range(5))
+
+
+def splits(L):
+    """Medians (to the barrier, stores read, release, K/V issue after the item's start, K/V load)
+    over the launch's items past each CTA's first with the epilogue's marks; None without them."""
+    rows = []
+    for cta, _, item, _, role, steps, t0, t1, _ in L["items"]:
+        x = L["phases"].get((cta, item))
+        if item == 0 or steps < 1 or x is None or len(x) < 6 or min(x) < 0:
+            continue
+        t_kv, _, t_last, t_bar, t_read, t_kvi = x
+        rows.append((t_bar - t_last, t_read - t_bar, t1 - t_read, t_kvi - t0, t_kv - t_kvi))
     if not rows:
         return None
     return tuple(statistics.median(r[i] for r in rows) for i in range(5))
@@ -96,6 +115,10 @@ def report(runs, skip, out):
         if x is not None:
             print(f"launch {key}: medians, ns: wait for K/V {x[0]:.0f}, step 0 {x[1]:.0f}, a later step {x[2]:.0f}, "
                   f"epilogue {x[3]:.0f}; fixed {x[4]:.0f}", file=out)
+        y = splits(L)
+        if y is not None:
+            print(f"launch {key}: epilogue, ns: to the barrier {y[0]:.0f}, stores read {y[1]:.0f}, release "
+                  f"{y[2]:.0f}; K/V wait: issue after the item's start {y[3]:.0f}, load {y[4]:.0f}", file=out)
         if one:
             g = gaps(L["ctas"])
             if g is not None:
@@ -129,15 +152,22 @@ def selftest():
                 steps = rng.randint(1, 100)
                 d = 9000 + 3000 * steps + rng.randint(-50, 50)
                 lines.append(f"B {launch} {cta} {cta} {item} {cta * 10 + item} 0 {steps} {t} {t + d} {2 * d}")
-                # Phases: K/V after 1000 ns, step 0 5000, later steps 3000, epilogue the rest (~6000).
-                lines.append(f"BX {launch} {cta} {item} {t + 1000} {t + 6000} {t + 6000 + 3000 * (steps - 1)}")
+                # Phases: K/V after 1000 ns, step 0 5000, later steps 3000, epilogue the rest (~6000);
+                # launch 2's lines also hold the epilogue's marks: barrier +500, read +2000, K/V
+                # issued 300 ns into the item.
+                t_last = t + 6000 + 3000 * (steps - 1)
+                extra = f" {t_last + 500} {t_last + 2500} {t + 300}" if launch == 2 else ""
+                lines.append(f"BX {launch} {cta} {item} {t + 1000} {t + 6000} {t_last}{extra}")
                 t += d
             lines.append(f"BC {launch} {cta} {cta} 0 {t} 10")
     runs = parse(lines)
     rows = report(runs, 1, open(os.devnull, "w"))
     x = phases(runs[(0, 1)])
+    y = splits(runs[(0, 2)])
     ok = len(rows) == 2 and all(abs(r[3] - 3000) < 5 and abs(r[4] - 9000) < 300 for r in rows)
     ok = ok and abs(x[0] - 1000) < 1 and abs(x[1] - 5000) < 1 and abs(x[2] - 3000) < 1 and abs(x[4] - 9000) < 100
+    ok = ok and splits(runs[(0, 1)]) is None and y is not None and abs(y[0] - 500) < 1 and abs(y[1] - 2000) < 1
+    ok = ok and abs(y[3] - 300) < 1 and abs(y[4] - 700) < 1 and abs(y[2] - 3500) < 100
     print("selftest", "ok" if ok else f"FAILED {rows}")
     return 0 if ok else 1
 

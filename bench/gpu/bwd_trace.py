@@ -31,8 +31,9 @@ import sys
 
 def parse(lines):
     """launch -> {"bk": {...}, "ctas": {cta: (smid, t0, t1, items)}, "items": [(cta, smid, item, tile,
-    role, steps, t0, t1, cycles)], "phases": {(cta, item): (t_kv, t_s1, t_last)} (BX lines, where the
-    trace build writes them)}; a new process restarts the launch numbers, so a BK line whose
+    role, steps, t0, t1, cycles)], "phases": {(cta, item): (t_kv, t_s1, t_last[, t_bar, t_read,
+    t_kvi])} (BX lines, where the trace build writes them; the last three since session 44)}; a new
+    process restarts the launch numbers, so a BK line whose
     launch number was seen already opens a new run (keys: (run, launch))."""
     runs, run, seen = {}, 0, set()
     for line in lines:
@@ -54,7 +55,7 @@ def parse(lines):
             L = runs.get((run, int(f[1])))
             if L is not None:
                 L["items"].append(tuple(int(x) for x in f[2:]))
-        elif f[0] == "BX" and len(f) == 7:
+        elif f[0] == "BX" and len(f) in (7, 10):
             L = runs.get((run, int(f[1])))
             if L is not None:
                 L["phases"][(int(f[2]), int(f[3]))] = tuple(int(x) for x in f[4:])

@@ -713,9 +713,8 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
 // sequence skipped by the producer; an empty sequence; causal), deterministic (causal: tiles wait
 // for the key blocks after theirs); fp16 and bf16, GQA, keys past the sequence in the last block
 // (777); tiers 64, 128, 192 and 256. Every result within the tolerance rule, and dk, dv
-// (deterministic: dq too) the same bytes
-// as one CTA a tile (FLASHATTN_SM90_BWD_DYNAMIC=0: every key block's sums in the same order); the
-// launch counter tells the dynamic grid ran.
+// (deterministic: dq too) the same bytes as one CTA a tile (FLASHATTN_SM90_BWD_DYNAMIC=0: every
+// key block's sums in the same order); the launch counter tells the dynamic grid ran.
 TEST(Sm90Bwd, DynamicTiles) {
   REQUIRE_SM90_BWD();
   int ran = 0;

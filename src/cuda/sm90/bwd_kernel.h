@@ -57,8 +57,8 @@ namespace flashattn::cuda::sm90 {
 // times spread? Each CTA below kBwdTraceCtas (the one-CTA-a-tile grids of the standard shapes have
 // 4096 at most) owns 1 + kBwdTraceItems records of BwdParams90::trace: record 0 holds its entry
 // (thread 0), its SM, the end of its last item and its item count; record 1 + n its n-th work item
-// (next_item; items without steps too): start and end in %globaltimer ns (one clock for all SMs) and in the
-// SM's clock (low 32 bits), the SM, the tile, the role (StreamKPiece) and the steps. The launcher
+// (next_item; items without steps too): start and end in %globaltimer ns (one clock for all SMs)
+// and in the SM's clock (low 32 bits), the SM, the tile, the role (StreamKPiece) and the steps. The launcher
 // prints them (bwd_launch.cu). Consumer warpgroup 0's thread 0 writes the items' records, at their
 // ends only (an item starts where the previous one ended; record 1 starts at the consumers'
 // entry), with predicated stores: a store at an item's start made the compiler merge the item
@@ -70,8 +70,10 @@ struct BwdTraceRec {
   uint32_t smid, tile, role, steps;   // record 0: smid, 0, 0, the CTA's items
   uint32_t c_start, c_end;            // clock64's low 32 bits (record 0: 0)
   // Inside the item (ns; 0 where not reached): the consumers past the K/V wait, at step 1's start
-  // (step 0 done), and past the last step's GEMMs (before the epilogue).
-  unsigned long long t_kv, t_s1, t_last;
+  // (step 0 done), and past the last step's GEMMs (before the epilogue); in the TMA-store
+  // epilogue (dkdv_tma) past the barrier after dV's stmatrix and once the stores have read the
+  // tiles; the producer's thread issuing the item's K/V load (after the last item's kv_empty).
+  unsigned long long t_kv, t_s1, t_last, t_bar, t_read, t_kvi;
 };
 __device__ __forceinline__ unsigned long long trace_globaltimer() {
   unsigned long long t;
@@ -89,10 +91,11 @@ __device__ __forceinline__ void trace_st(unsigned long long* p, unsigned long lo
 __device__ __forceinline__ void trace_st(uint32_t* p, uint32_t v, bool pred) {
   asm volatile("{\n.reg .pred q;\nsetp.ne.b32 q, %2, 0;\n@q st.global.u32 [%0], %1;\n}\n" ::"l"(p), "r"(v), "r"(int(pred)));
 }
-// Record i of this CTA, and whether this thread writes it (consumer warpgroup 0's thread 0).
-__device__ __forceinline__ BwdTraceRec* trace_rec(BwdTraceRec* trace, int i, bool* ok) {
+// Record i of this CTA, and whether this thread writes it (consumer warpgroup 0's thread 0, or
+// `writer`: the producer's thread for t_kvi).
+__device__ __forceinline__ BwdTraceRec* trace_rec(BwdTraceRec* trace, int i, bool* ok, uint32_t writer = 128) {
   const uint32_t c = ctaid_x();
-  *ok = (trace != nullptr) & (threadIdx.x == 128) & (c < uint32_t(kBwdTraceCtas)) &
+  *ok = (trace != nullptr) & (threadIdx.x == writer) & (c < uint32_t(kBwdTraceCtas)) &
         (uint32_t(i) <= uint32_t(kBwdTraceItems));
   return reinterpret_cast<BwdTraceRec*>(reinterpret_cast<uintptr_t>(trace) +
                                         (uint64_t(c) * (kBwdTraceItems + 1) + uint32_t(i)) * sizeof(BwdTraceRec));
@@ -104,11 +107,13 @@ __device__ __forceinline__ void trace_start(BwdTraceRec* trace, int i) {
   trace_st(&r->c_start, uint32_t(clock64()), ok);
   trace_st(&r->t_start, trace_globaltimer(), ok);
 }
-// Record 1 + n's field f (t_kv, t_s1 or t_last): now, where `pred`.
+// Record 1 + n's field f (0-4: t_kv, t_s1, t_last, t_bar, t_read; 5: t_kvi, the producer's
+// thread): now, where `pred`.
 __device__ __forceinline__ void trace_mark(BwdTraceRec* trace, int n, int f, bool pred) {
   bool ok;
-  BwdTraceRec* r = trace_rec(trace, n + 1, &ok);
-  trace_st(f == 0 ? &r->t_kv : f == 1 ? &r->t_s1 : &r->t_last, trace_globaltimer(), ok && pred);
+  BwdTraceRec* r = trace_rec(trace, n + 1, &ok, f == 5 ? 0 : 128);
+  unsigned long long* fields[6] = {&r->t_kv, &r->t_s1, &r->t_last, &r->t_bar, &r->t_read, &r->t_kvi};
+  trace_st(fields[f], trace_globaltimer(), ok && pred);
 }
 // Item n ended now (where `pred`): its record 1 + n, and the start of the next one's.
 __device__ __forceinline__ void trace_item_end(BwdTraceRec* trace, int n, bool pred, uint32_t tile, int role, int steps) {
@@ -341,7 +346,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   int sk_cursor = 0;
   auto take = [&](StreamKPiece* pc) {
     if (P.tile_counter != nullptr) {
-      const int64_t t = int64_t(atomicAdd(reinterpret_cast<unsigned*>(P.tile_counter), 1u));  // (< 2^32: no wrap)
+      // (Unsigned: the count stays below 2^32, no wrap.)
+      const int64_t t = int64_t(atomicAdd(reinterpret_cast<unsigned*>(P.tile_counter), 1u));
       *pc = StreamKPiece{t, 0, 0, StreamKPiece::kWhole};
       return t < num_tiles;
     }
@@ -367,7 +373,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     } else {
       if (who == kItemReader) mbar_wait_idle(sched_full + slot, uint32_t(*c / kSchedSlots) & 1);
       it = sched_item[slot];
-      if (who == kItemReader) mbar_arrive(sched_empty + slot);  // (after the read: the "memory" clobbers order them)
+      if (who == kItemReader) mbar_arrive(sched_empty + slot);  // (after the read: "memory" clobbers)
       if (who == kItemConsumer) {
         // Through a warp reduction (redux.sync: its result is a uniform register): warp-uniform
         // to the compiler. (Loaded from shared memory they are not, nor broadcast by shfl, and
@@ -475,6 +481,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           }
           if (s == kv_at) {
             if (items > 0) mbar_wait_idle(kv_empty, (items - 1) & 1);
+#ifdef FLASHATTN_SM90_TRACE
+            trace_mark(P.trace, items, 5, true);
+#endif
             const int k_row = int(seq.row_begin_k) + n0;
             mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
 #pragma unroll
@@ -1439,6 +1448,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         };
         to_tile(C::kOffV, acc_dv, 1.0f);
         named_bar_sync(kBarOut, 256);
+#ifdef FLASHATTN_SM90_TRACE
+        trace_mark(P.trace, items - 1, 3, true);
+#endif
         to_tile(C::kOffK, acc_dk, dk_scale);
         fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
         split_bar();
@@ -1451,6 +1463,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           }
           bulk_commit();
           bulk_wait_read();
+#ifdef FLASHATTN_SM90_TRACE
+          trace_mark(P.trace, items - 1, 4, true);
+#endif
         }
         split_bar();
         mbar_arrive(kv_empty);

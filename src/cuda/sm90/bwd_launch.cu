@@ -209,8 +209,9 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
 #ifdef FLASHATTN_SM90_TRACE
   // The diagnostic timeline (bwd_kernel.h): a zeroed buffer, then the lines on stdout, ns from the
   // launch's earliest CTA entry: "BK launch=L grid= tiles= dp_rounds= width= steps= head_dim=",
-  // then "BC L cta smid t_start t_end items" a CTA and "B L cta smid item tile role steps t_start
-  // t_end cycles" an item (bench/gpu/bwd_trace.py). It synchronizes the stream: a measurement build only.
+  // then "BC L cta smid t_start t_end items" a CTA, "B L cta smid item tile role steps t_start
+  // t_end cycles" an item and "BX L cta item t_kv t_s1 t_last t_bar t_read t_kvi" its phases (-1
+  // where not reached; bench/gpu/bwd_trace.py). It synchronizes the stream: a measurement build only.
   constexpr std::size_t kTraceRecs = std::size_t(kBwdTraceCtas) * (kBwdTraceItems + 1);
   static BwdTraceRec* trace = nullptr;
   static int trace_launch = 0;
@@ -248,7 +249,8 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
         std::printf("B %d %d %u %d %u %u %u %lld %lld %u\n", L, c, e.smid, i, e.tile, e.role, e.steps,
                     (long long)(e.t_start - t_ref), (long long)(e.t_end - t_ref), e.c_end - e.c_start);
         auto rel = [&](unsigned long long t) { return t != 0 ? (long long)(t - t_ref) : -1ll; };
-        std::printf("BX %d %d %d %lld %lld %lld\n", L, c, i, rel(e.t_kv), rel(e.t_s1), rel(e.t_last));
+        std::printf("BX %d %d %d %lld %lld %lld %lld %lld %lld\n", L, c, i, rel(e.t_kv), rel(e.t_s1), rel(e.t_last),
+                    rel(e.t_bar), rel(e.t_read), rel(e.t_kvi));
       }
     }
     std::fflush(stdout);

@@ -157,9 +157,11 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   const bool sk_force = env_choice("FLASHATTN_SM90_BWD_STREAMK", false);
   const bool sk_off = !env_choice("FLASHATTN_SM90_BWD_STREAMK", true);
   const sm80::FwdParams& f = bp.fwd;
+  // The kernel's tiles (bwd_launch.h: key blocks of P.block_n keys x batch x kv heads).
+  const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
+  const int64_t tiles = n_blocks * f.batch * f.num_heads_kv;
   if (!bp.deterministic && !f.causal && f.window_left < 0 && f.window_right < 0 && f.cu_seqlens_q == nullptr &&
       f.cu_seqlens_k == nullptr && !sk_off) {
-    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
     const int64_t grid =
         std::min<int64_t>(tiles, persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count()));
     const int steps = (f.seqlen_q + P.block_m - 1) / P.block_m * f.group;
@@ -182,7 +184,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   // FLASHATTN_SM90_BWD_DYNAMIC=0 keeps one CTA a tile; FLASHATTN_SM90_BWD_PERSISTENT=N sets the
   // grid here too (tests).
   if (P.sk.plan.width == 0 && bp.tile_counter != nullptr && env_choice("FLASHATTN_SM90_BWD_DYNAMIC", true)) {
-    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
     const int64_t grid = persistent_ctas("FLASHATTN_SM90_BWD_PERSISTENT", true, device_sm_count());
     if (grid > 0 && grid < tiles) {
       P.tile_counter = bp.tile_counter;
@@ -196,7 +197,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   // 8k 436-464 / 433; d256 2k 340 / 332, 8k 397-407 / 387. FLASHATTN_SM90_BWD_HEAD_GROUP=N takes
   // N (0: the (batch, kv head) order).
   if (f.causal && !bp.deterministic && f.cu_seqlens_q == nullptr && f.cu_seqlens_k == nullptr) {
-    const int64_t n_blocks = (f.seqlen_k + P.block_n - 1) / P.block_n;
     P.head_group = n_blocks <= 16 ? 8 : n_blocks <= 64 ? 4 : 2;
     const char* hg = std::getenv("FLASHATTN_SM90_BWD_HEAD_GROUP");
     if (hg != nullptr && hg[0] >= '0' && hg[0] <= '9') P.head_group = std::atoi(hg);
@@ -227,7 +227,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     check(cudaStreamSynchronize(trace_stream), "cudaStreamSynchronize(bwd trace)");
     check(cudaMemcpy(h.data(), trace, kTraceRecs * sizeof(BwdTraceRec), cudaMemcpyDeviceToHost), "cudaMemcpy(bwd trace)");
     // The grid as bwd_launch.h launches it: the plan's, the dynamic one, or one CTA a tile.
-    const int64_t tiles = (f.seqlen_k + P.block_n - 1) / P.block_n * int64_t(f.batch) * f.num_heads_kv;
     const int64_t grid = P.sk.plan.width > 0 ? P.sk.grid : P.tile_counter != nullptr ? P.dyn_grid : tiles;
     const int ctas = int(std::min<int64_t>(grid, kBwdTraceCtas));
     const int L = trace_launch++;

@@ -24,11 +24,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gpu_bench import time_ms  # noqa: E402  (CUDA events, warm-up, median)
 
 
-def run_ours(bench, shapes, env, iters, pass_="fwd"):
+def run_ours(bench, shapes, env, iters, pass_="fwd", extra=()):
     e = dict(os.environ)
     e.update(env)
     bench = e.pop("BENCH", bench)  # a variant may name another build's binary (old tree beside)
-    out = subprocess.run([bench, "--shapes", ";".join(shapes), "--pass", pass_, "--iters", str(iters)],
+    out = subprocess.run([bench, "--shapes", ";".join(shapes), "--pass", pass_, "--iters", str(iters)] + list(extra),
                          env=e, capture_output=True, text=True, timeout=300)
     if out.returncode != 0:
         raise RuntimeError("flashattn_gpu_bench failed (%s): %s" % (env, out.stderr.strip()[-400:]))
@@ -88,8 +88,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=1, help="round-robin repeats of every variant (median reported)")
     ap.add_argument("--no-cudnn", action="store_true")
     ap.add_argument("--pass", dest="pass_", choices=("fwd", "bwd"), default="fwd")
+    ap.add_argument("--bench-args", default="",
+                    help="more flashattn_gpu_bench arguments for every variant (e.g. \"--dropout 0.1\"; "
+                         "cuDNN is then left out: its run has no such option)")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
+    extra = args.bench_args.split()
+    if extra:
+        args.no_cudnn = True
     shapes = [s for s in args.shapes.split(";") if s]
     variants = []
     for item in args.variants.split(";"):
@@ -102,7 +108,7 @@ def main():
         # runs after the previous round's last, and a fixed order would hand one variant that slot.
         order = variants[r % len(variants):] + variants[:r % len(variants)]
         for name, env in order:  # progress as it goes (a run cut short still says something)
-            runs[name].append(run_ours(args.bench, shapes, env, args.iters, args.pass_))
+            runs[name].append(run_ours(args.bench, shapes, env, args.iters, args.pass_, extra))
             print("%s%s: %s" % (name, " (round %d)" % (r + 1) if args.rounds > 1 else "",
                                 ", ".join("%s %.1f" % (",".join(map(str, k)), v[0])
                                           for k, v in sorted(runs[name][-1].items()))), flush=True)

@@ -171,6 +171,8 @@ struct BwdParams90 {
   // (not kSplitD; bwd_launch.cu, FLASHATTN_SM90_BWD_DKDV_TMA=0 opts out). The stores from
   // registers held an item 3.4-5.6 us past its last GEMM (session 43's trace).
   bool dkdv_tma = false;
+  // dkdv_tma: each warpgroup stores its dV rows before the barrier of both (FLASHATTN_SM90_BWD_DV_EARLY).
+  bool dv_early = true;
   CUtensorMap tma_dk{}, tma_dv{};
   // The CTAs' static work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a
   // tile's query walk), where no dynamic grid runs (tile_counter below). Without a tail (width 0)
@@ -902,14 +904,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // (query ranges move up with the key), none where the block has keys past the sequence. A
   // step's tile is uncut iff its kBlockM rows lie in it (Mask::tile_unmasked of the tile, rows
   // past the sequence included). (Held: ptxas recomputed them in the step loop, 64-bit, once the
-  // item came from shared memory; the empty asm makes them opaque.)
+  // item came from shared memory; the empty asm makes them opaque.) The kernel with extras takes
+  // its keys' rows per step instead, on tiles the mask cuts only: held, they spilled there (3
+  // LDL/STL in the loop, softcap d128 -2..-3% against session 43's kernel, session 45 call 1).
+  constexpr bool kKeyRowsPerStep = kExtras;
   int key_lo[2] = {0, 0}, key_hi[2] = {0, 0}, tile_lo = 0, tile_hi = 0;
   auto key_rows = [&] {
+    if constexpr (!kKeyRowsPerStep) {
 #pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const int jk = n0 + key0 + kr0 + hf * 8;
-      mask.query_range(jk, jk + 1, &key_lo[hf], &key_hi[hf]);
-      asm volatile("" : "+r"(key_lo[hf]), "+r"(key_hi[hf]));
+      for (int hf = 0; hf < 2; ++hf) {
+        const int jk = n0 + key0 + kr0 + hf * 8;
+        mask.query_range(jk, jk + 1, &key_lo[hf], &key_hi[hf]);
+        asm volatile("" : "+r"(key_lo[hf]), "+r"(key_hi[hf]));
+      }
     }
     int unused;
     mask.query_range(n0 + kBlockN - 1, n0 + kBlockN, &tile_lo, &unused);
@@ -922,8 +929,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     if (!(m0_ >= tile_lo && m0_ + kBlockM <= tile_hi)) {
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
-        qlo[hf] = key_lo[hf] - m0_ - 2 * tq;
-        qspan[hf] = uint32_t(key_hi[hf] - key_lo[hf]);
+        int lo = key_lo[hf], hi = key_hi[hf];
+        if constexpr (kKeyRowsPerStep) {
+          const int jk = n0 + key0 + kr0 + hf * 8;
+          mask.query_range(jk, jk + 1, &lo, &hi);
+        }
+        qlo[hf] = lo - m0_ - 2 * tq;
+        qspan[hf] = uint32_t(hi - lo);
       }
     }
   };
@@ -1446,7 +1458,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             prim::stmatrix_x4(smem_addr(smem + off) + swizzled_offset(rr, (2 * j + bi / 2) * 8, C::kPanelKV), regs);
           }
         };
+        const int k_row = int(seq.row_begin_k) + n0 + key0;
+        auto store_rows = [&](const CUtensorMap* map, int off) {
+#pragma unroll
+          for (int pn = 0; pn < C::kPanels; ++pn)
+            tma_store_4d(map, smem + off + pn * C::kPanelKV + key0 * 128, pn * 64, k_row, hk, kb);
+        };
         to_tile(C::kOffV, acc_dv, 1.0f);
+        if (P.dv_early) {
+          // dV's rows out before the barrier: they drain while the other warpgroup finishes
+          // and dK goes into the K tile.
+          fence_proxy_async_shared();
+          split_bar();
+          if (tid == 0) {
+            store_rows(&P.tma_dv, C::kOffV);
+            bulk_commit();
+          }
+        }
         named_bar_sync(kBarOut, 256);
 #ifdef FLASHATTN_SM90_TRACE
         trace_mark(P.trace, items - 1, 3, true);
@@ -1455,12 +1483,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
         split_bar();
         if (tid == 0) {
-          const int k_row = int(seq.row_begin_k) + n0 + key0;
-#pragma unroll
-          for (int pn = 0; pn < C::kPanels; ++pn) {
-            tma_store_4d(&P.tma_dk, smem + C::kOffK + pn * C::kPanelKV + key0 * 128, pn * 64, k_row, hk, kb);
-            tma_store_4d(&P.tma_dv, smem + C::kOffV + pn * C::kPanelKV + key0 * 128, pn * 64, k_row, hk, kb);
-          }
+          store_rows(&P.tma_dk, C::kOffK);
+          if (!P.dv_early) store_rows(&P.tma_dv, C::kOffV);
           bulk_commit();
           bulk_wait_read();
 #ifdef FLASHATTN_SM90_TRACE

@@ -144,11 +144,11 @@ struct Bwd90Config {
   static constexpr int kOffLse = kOffKeep + kBytesKeep;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;
   static constexpr int kOffBar = kOffDsum + kStages * kBlockM * 4;
-  // Barriers: K/V full and empty, the stream-K merge's; Q/dO full and empty per stage; dQ full
+  // Barriers: K/V full, K/V empty and V empty, the stream-K merge's; Q/dO full and empty per stage; dQ full
   // and empty (above); +1024: alignment slack.
   // kSplitD: the P^T exchange tile's full and empty barriers, and S^T's completion (serial_sdp).
   static constexpr int kBarsP = kSplitD ? 3 : 0;
-  static constexpr int kSmemBytes = kOffBar + (3 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
+  static constexpr int kSmemBytes = kOffBar + (4 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
   static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) &&

@@ -276,6 +276,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* s_done = p_full + 2;                  // ... and warpgroup 0's S^T complete (serial_sdp)
   uint64_t* kv_empty = p_full + C::kBarsP;        // the consumers' last reads of an item's K and V done
   uint64_t* merge_ready = kv_empty + 1;           // the stream-K partner's partial dK, dV landed (warp 3)
+  uint64_t* v_empty = merge_ready + 1;            // ... of its V tile (before kv_empty, or with it)
 
   // Tiles: (key block, batch, kv head), key blocks of one (batch, kv head) adjacent (as in the
   // sm80 kernel's grid); when deterministic, the last key block first: each query block takes
@@ -417,6 +418,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     mbar_init(kv_full, 1);
     mbar_init(kv_empty, 256);  // every consumer thread, after its item's last GEMM reading K or V
     mbar_init(merge_ready, 1);  // warp 3's lane 0, after the flag of the slot its kMerge piece reads
+    // Every consumer thread with its kv_empty arrival, or (dkdv_tma) each warpgroup's storing
+    // thread for its 128 once the dV stores have read the tile.
+    mbar_init(v_empty, 256);
     for (int i = 0; i < kSchedSlots; ++i) {
       mbar_init(sched_full + i, 1);
       mbar_init(sched_empty + i, sched_readers);
@@ -482,17 +486,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                         cur.h, qb);
           }
           if (s == kv_at) {
-            if (items > 0) mbar_wait_idle(kv_empty, (items - 1) & 1);
+            // V first: with the TMA-store epilogue its tile is free once the dV stores have read
+            // it (v_empty), while dK's may still be reading the K tile (kv_empty). (The phases
+            // agree: kv_empty of an item completes after its v_empty, so the skipped v_empty
+            // waits of items without loads leave this one at most one phase behind.)
+            if (items > 0) mbar_wait_idle(v_empty, (items - 1) & 1);
 #ifdef FLASHATTN_SM90_TRACE
             trace_mark(P.trace, items, 5, true);
 #endif
             const int k_row = int(seq.row_begin_k) + n0;
             mbar_arrive_expect_tx(kv_full, 2 * C::kBytesKV);
 #pragma unroll
-            for (int pn = 0; pn < C::kPanels; ++pn) {
-              tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
+            for (int pn = 0; pn < C::kPanels; ++pn)
               tma_load_4d(smem + C::kOffV + pn * C::kPanelKV, &P.tma_v, kv_full, pn * 64, k_row, hk, kb);
-            }
+            if (items > 0) mbar_wait_idle(kv_empty, (items - 1) & 1);
+#pragma unroll
+            for (int pn = 0; pn < C::kPanels; ++pn)
+              tma_load_4d(smem + C::kOffK + pn * C::kPanelKV, &P.tma_k, kv_full, pn * 64, k_row, hk, kb);
             ++items;
           }
         }
@@ -1425,7 +1435,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     trace_mark(P.trace, items - 1, 2, steps > 0);
 #endif
     const bool dkdv_out = !C::kSplitD && P.dkdv_tma && steps > 0 && role != StreamKPiece::kPartial;
-    if (!dkdv_out) mbar_arrive(kv_empty);
+    if (!dkdv_out) {
+      mbar_arrive(v_empty);
+      mbar_arrive(kv_empty);
+    }
     if (role == StreamKPiece::kPartial) {  // the tile's dK and dV are another CTA's to write
       save_partial();
 #ifdef FLASHATTN_SM90_TRACE
@@ -1486,7 +1499,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           store_rows(&P.tma_dk, C::kOffK);
           if (!P.dv_early) store_rows(&P.tma_dv, C::kOffV);
           bulk_commit();
+          // The warpgroup's rows of V free for the next item's load (its GEMMs' reads completed
+          // before the barrier above; its stmatrix writes were read by the stores): dV's group
+          // is the older one with dv_early.
+          if (P.dv_early) {
+            bulk_wait_read<1>();
+            mbar_arrive(v_empty, 128);
+          }
           bulk_wait_read();
+          if (!P.dv_early) mbar_arrive(v_empty, 128);
 #ifdef FLASHATTN_SM90_TRACE
           trace_mark(P.trace, items - 1, 4, true);
 #endif

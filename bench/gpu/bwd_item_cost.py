@@ -21,7 +21,9 @@ at step 1's start, past the last step's GEMMs) it also splits items of 2+ steps,
 and where the lines hold the TMA-store epilogue's marks (BX ... t_bar t_read t_kvi, session 44),
 the epilogue and the wait split (medians, ns): to the barrier after dV's stmatrix, to the
 stores' reads done, the release (to the item's end); the producer's K/V issue after the item's
-start (its wake-up from the last item's kv_empty) and the load (issue -> landed).
+start (its wake-up from the last item's kv_empty; since session 45 V's issue after v_empty, which
+may come before the item's start) and the load (issue -> landed: since session 45 V's and K's,
+K's after its own kv_empty wait).
     python3 bench/gpu/bwd_item_cost.py [--skip N] FILE ...
     python3 bench/gpu/bwd_item_cost.py --selftest
 """

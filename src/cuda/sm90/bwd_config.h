@@ -133,7 +133,7 @@ struct Bwd90Config {
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
   static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
-  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (3 + 2 * kStages + 4) * 8 + 1024;
+  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (4 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ =
       !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
   // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the

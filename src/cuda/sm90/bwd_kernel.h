@@ -71,8 +71,9 @@ struct BwdTraceRec {
   uint32_t c_start, c_end;            // clock64's low 32 bits (record 0: 0)
   // Inside the item (ns; 0 where not reached): the consumers past the K/V wait, at step 1's start
   // (step 0 done), and past the last step's GEMMs (before the epilogue); in the TMA-store
-  // epilogue (dkdv_tma) past the barrier after dV's stmatrix and once the stores have read the
-  // tiles; the producer's thread issuing the item's K/V load (after the last item's kv_empty).
+  // epilogue (dkdv_tma) past the barrier after dV's stmatrix (and, dv_early, its stores' issue)
+  // and once the stores have read the tiles; the producer's thread issuing the item's V load
+  // (after the last item's v_empty; K's follows after its kv_empty).
   unsigned long long t_kv, t_s1, t_last, t_bar, t_read, t_kvi;
 };
 __device__ __forceinline__ unsigned long long trace_globaltimer() {
@@ -416,7 +417,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #endif
   if (threadIdx.x == 0) {
     mbar_init(kv_full, 1);
-    mbar_init(kv_empty, 256);  // every consumer thread, after its item's last GEMM reading K or V
+    // Every consumer thread, after its item's last GEMM reading K or V (dkdv_tma: once dK's and
+    // dV's stores have read the tiles).
+    mbar_init(kv_empty, 256);
     mbar_init(merge_ready, 1);  // warp 3's lane 0, after the flag of the slot its kMerge piece reads
     // Every consumer thread with its kv_empty arrival, or (dkdv_tma) each warpgroup's storing
     // thread for its 128 once the dV stores have read the tile.
@@ -458,7 +461,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       prefetch_tensor_map(&P.tma_v);
       // g: steps loaded over all items; items: kv_full phases (below). An item's K and V go out after
       // the Q and dO of its first kStages steps, which only wait for the previous item's steps
-      // (q_empty), while K and V wait for its last GEMMs to have read the tile (kv_empty).
+      // (q_empty), while V waits for the tile to be free (v_empty) and K too (kv_empty).
       int g = 0, items = 0, cursor = 0;
       // Every item has a kv_full phase (the consumers read its record after it), with or without
       // steps, and so does the end; each after the consumers' kv_empty of the one before.

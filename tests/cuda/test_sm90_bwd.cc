@@ -714,7 +714,8 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
 // for the key blocks after theirs); fp16 and bf16, GQA, keys past the sequence in the last block
 // (777); tiers 64, 128, 192 and 256. Every result within the tolerance rule, and dk, dv
 // (deterministic: dq too) the same bytes as one CTA a tile (FLASHATTN_SM90_BWD_DYNAMIC=0: every
-// key block's sums in the same order); the launch counter tells the dynamic grid ran.
+// key block's sums in the same order); the launch counter tells the dynamic grid ran. And on the
+// grid of 3, dV stored after the warpgroups' barrier (FLASHATTN_SM90_BWD_DV_EARLY=0): the same bytes.
 TEST(Sm90Bwd, DynamicTiles) {
   REQUIRE_SM90_BWD();
   int ran = 0;
@@ -768,6 +769,15 @@ TEST(Sm90Bwd, DynamicTiles) {
           EXPECT_TRUE(c.dv.bytes == dv0.bytes) << "dv differs between the dynamic grid and one CTA a tile";
           if (s.deterministic) EXPECT_TRUE(c.dq.bytes == dq0.bytes) << "deterministic dq differs between the grids";
         }
+        // dV stored after the barrier with dK's (FLASHATTN_SM90_BWD_DV_EARLY=0; V then released
+        // with K's stores read): the same bytes.
+        with_env("FLASHATTN_SM90_BWD_DV_EARLY", "0", [&] {
+          with_env("FLASHATTN_SM90_BWD_PERSISTENT", "3", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
+        });
+        EXPECT_EQ(info.path, "cuda-sm90");
+        check_backward_results(c);
+        EXPECT_TRUE(c.dk.bytes == dk0.bytes) << "dk differs with FLASHATTN_SM90_BWD_DV_EARLY=0";
+        EXPECT_TRUE(c.dv.bytes == dv0.bytes) << "dv differs with FLASHATTN_SM90_BWD_DV_EARLY=0";
       });
       ++ran;
     }

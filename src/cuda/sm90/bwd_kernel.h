@@ -175,11 +175,13 @@ struct BwdParams90 {
   // dkdv_tma: each warpgroup stores its dV rows before the barrier of both (FLASHATTN_SM90_BWD_DV_EARLY).
   bool dv_early = true;
   CUtensorMap tma_dk{}, tma_dv{};
-  // Staggered warpgroups (FLASHATTN_SM90_BWD_STAGGER; not kSplitD): consumer warpgroup 1 issues a
-  // step's first GEMMs (S^T, then dP^T or the lagged dQ) only after warpgroup 0 has issued its
-  // own (named barrier kBarTurn), so that the tensor cores finish 0's first and 0 computes P^T and
-  // dS^T while they run 1's, instead of both warpgroups computing at once with the tensor cores
-  // idle (session 46's profile: ~960 of a d128 step's ~4950 cycles, MUFU and issue bound).
+  // Staggered warpgroups (FLASHATTN_SM90_BWD_STAGGER; the kLag kernels only, bwd_kernel below):
+  // consumer warpgroup 1 issues a step's first GEMMs (S^T and the lagged dQ) only after warpgroup
+  // 0 has issued its own (the `turn` barriers), so that the tensor cores finish 0's first and 0
+  // computes P^T while they run 1's, instead of both warpgroups computing at once with the tensor
+  // cores idle. Not the 80-query kernel (kDqT): there the stagger puts one warpgroup's LSE and D
+  // loads beside the other's SS GEMMs, which saturate shared memory, and its P^T and dS^T phase
+  // grew from ~960 to ~1200 cycles (session 46, bench/NOTES.md).
   bool stagger = false;
   // The CTAs' static work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a
   // tile's query walk), where no dynamic grid runs (tile_counter below). Without a tail (width 0)
@@ -1242,7 +1244,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // 0 gives once past this wait, and its first GEMMs of the step issued: one wait, its
       // barrier selected, where a second, conditional wait cost the d128 80-query loop 17 spill
       // loads and stores a step, ptxas).
-      mbar_wait((P.stagger && cw == 1 ? turn : q_full) + s % kStages, (s / kStages) & 1);
+      mbar_wait((kLag && P.stagger && cw == 1 ? turn : q_full) + s % kStages, (s / kStages) & 1);
       if constexpr (C::kSplitD) {
         split_step(s, cur);
       } else {
@@ -1251,7 +1253,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         DqAcc acc_dq_prev;
         if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
         else issue_dp(s, acc_dp);
-        mbar_arrive_if(P.stagger && cw == 0, turn + s % kStages);
+        mbar_arrive_if(kLag && P.stagger && cw == 0, turn + s % kStages);
         // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
         const int h = cur.h, m0 = cur.m_block * kBlockM;
         const int rows = min(kBlockM, seq.seqlen_q - m0);

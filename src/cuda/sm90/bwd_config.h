@@ -133,7 +133,7 @@ struct Bwd90Config {
   static FA_HD int keep_word(int key, int qw) { return qw * 64 + key; }
   static FA_HD int keep_draw_qw(int warp, int i) { return warp / 2 + 2 * i; }
   static FA_HD int keep_shift(int g, int e, int tq) { return (g % 4) * 8 + 2 * tq + e % 2; }
-  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (4 + 3 * kStages + 4) * 8 + 1024;
+  static constexpr int kTail = kBytesKeep + 2 * kStages * kBlockM * 4 + (4 + 2 * kStages + 4) * 8 + 1024;
   static constexpr int kBuffersdQ =
       !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
   // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the
@@ -148,7 +148,7 @@ struct Bwd90Config {
   // and empty (above); +1024: alignment slack.
   // kSplitD: the P^T exchange tile's full and empty barriers, and S^T's completion (serial_sdp).
   static constexpr int kBarsP = kSplitD ? 3 : 0;
-  static constexpr int kSmemBytes = kOffBar + (4 + 3 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
+  static constexpr int kSmemBytes = kOffBar + (4 + 2 * kStages + kBarsdQFull + kBarsdQEmpty + kBarsP) * 8 + 1024;
   static_assert(kD == 64 || kD == 128 || kD == 192 || kD == 256, "head_dim tiers 64, 128, 192 and 256");
   static_assert(kOffQ % 1024 == 0 && kOffdO % 1024 == 0 && kOffdS % 1024 == 0, "swizzled panels: 1024-byte aligned");
   static_assert((kBlockN == 128 || (kSplitD && kBlockN == 64)) &&

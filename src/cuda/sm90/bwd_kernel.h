@@ -175,14 +175,6 @@ struct BwdParams90 {
   // dkdv_tma: each warpgroup stores its dV rows before the barrier of both (FLASHATTN_SM90_BWD_DV_EARLY).
   bool dv_early = true;
   CUtensorMap tma_dk{}, tma_dv{};
-  // Staggered warpgroups (FLASHATTN_SM90_BWD_STAGGER; the kLag kernels only, bwd_kernel below):
-  // consumer warpgroup 1 issues a step's first GEMMs (S^T and the lagged dQ) only after warpgroup
-  // 0 has issued its own (the `turn` barriers), so that the tensor cores finish 0's first and 0
-  // computes P^T while they run 1's, instead of both warpgroups computing at once with the tensor
-  // cores idle. Not the 80-query kernel (kDqT): there the stagger puts one warpgroup's LSE and D
-  // loads beside the other's SS GEMMs, which saturate shared memory, and its P^T and dS^T phase
-  // grew from ~960 to ~1200 cycles (session 46, bench/NOTES.md).
-  bool stagger = false;
   // The CTAs' static work items (config.h StreamK; tiles: (key block, batch, kv head), steps: a
   // tile's query walk), where no dynamic grid runs (tile_counter below). Without a tail (width 0)
   // one CTA a tile, the launcher's StreamK(tiles, tiles, 0).
@@ -286,10 +278,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   uint64_t* kv_empty = p_full + C::kBarsP;        // the consumers' last reads of an item's K and V done
   uint64_t* merge_ready = kv_empty + 1;           // the stream-K partner's partial dK, dV landed (warp 3)
   uint64_t* v_empty = merge_ready + 1;            // ... of its V tile (before kv_empty, or with it)
-  // Per stage (P.stagger): consumer warpgroup 0 passed the stage's q_full wait and issued its
-  // step's first GEMMs. (Warpgroup 0 arrives for a stage's next use only past kBarDs of the step
-  // between, which warpgroup 1 reaches past its wait of this use: a wait is never a phase behind.)
-  uint64_t* turn = v_empty + 1;
 
   // Tiles: (key block, batch, kv head), key blocks of one (batch, kv head) adjacent (as in the
   // sm80 kernel's grid); when deterministic, the last key block first: each query block takes
@@ -445,7 +433,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // Every consumer thread, after its own last read of the stage; kDqStage: every lane of the
       // writer warp, after the bulk reads of the dQ the consumers stored into the stage.
       mbar_init(q_empty + s, C::kDqStage ? 32 : 256);
-      mbar_init(turn + s, 128);  // every thread of warpgroup 0, after its issue (P.stagger)
     }
     for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
     for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
@@ -1240,11 +1227,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
 #ifdef FLASHATTN_SM90_TRACE
       trace_mark(P.trace, items - 1, 1, i == 1);
 #endif
-      // The step's Q, dO, LSE and D landed (P.stagger: warpgroup 1 waits for 0's turn instead, which
-      // 0 gives once past this wait, and its first GEMMs of the step issued: one wait, its
-      // barrier selected, where a second, conditional wait cost the d128 80-query loop 17 spill
-      // loads and stores a step, ptxas).
-      mbar_wait((kLag && P.stagger && cw == 1 ? turn : q_full) + s % kStages, (s / kStages) & 1);
+      mbar_wait(q_full + s % kStages, (s / kStages) & 1);  // the step's Q, dO, LSE and D landed
       if constexpr (C::kSplitD) {
         split_step(s, cur);
       } else {
@@ -1253,7 +1236,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         DqAcc acc_dq_prev;
         if constexpr (kLag) issue_dq(s - 1, acc_dq_prev);
         else issue_dp(s, acc_dp);
-        mbar_arrive_if(kLag && P.stagger && cw == 0, turn + s % kStages);
         // Pending wgmma groups here: S^T(s), then dQ(s - 1) (kLag) or dP^T(s).
         const int h = cur.h, m0 = cur.m_block * kBlockM;
         const int rows = min(kBlockM, seq.seqlen_q - m0);

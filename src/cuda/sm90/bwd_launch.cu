@@ -131,9 +131,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   // of a varlen batch would cross into the next sequence's rows) on tiers without kSplitD.
   P.dkdv_tma = !p.varlen && !bwd90_split_d(l.kernel->head_dim) && env_choice("FLASHATTN_SM90_BWD_DKDV_TMA", true);
   P.dv_early = env_choice("FLASHATTN_SM90_BWD_DV_EARLY", true);
-  // The staggered warpgroups (bwd_kernel.h; the kLag kernels: plain scores at 64 or 128-query
-  // steps, not the 80-query kernel): FLASHATTN_SM90_BWD_STAGGER=0 opts out.
-  P.stagger = !bwd90_split_d(l.kernel->head_dim) && env_choice("FLASHATTN_SM90_BWD_STAGGER", true);
   if (P.dkdv_tma) {
     P.tma_dk = make_tensor_map(bp.dk, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, 64);
     P.tma_dv = make_tensor_map(bp.dv, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, 64);

@@ -29,18 +29,6 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t by
 __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
-// An arrival where `pred` only, as one predicated instruction (no branch around it: a branch
-// there moved ptxas's allocation of the backward's d128 loop, 17 more spill loads and stores).
-__device__ __forceinline__ void mbar_arrive_if(bool pred, uint64_t* bar) {
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %1, 0;\n"
-      "@p mbarrier.arrive.shared::cta.b64 _, [%0];\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(uint32_t(pred))
-      : "memory");
-}
 // `count` arrivals at once (sm_90): the forward's producer arrives for the consumer warpgroups
 // that skip a tile.
 __device__ __forceinline__ void mbar_arrive(uint64_t* bar, uint32_t count) {

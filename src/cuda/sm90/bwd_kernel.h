@@ -905,6 +905,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
   // step.
   constexpr bool kLag = bwd90_lag<C, kExtras>();
+  // The 80-query kernel issues a step's dK after its dQ^T, so that dQ^T's shared-memory stores
+  // (40 a thread, ~460 cycles a step with the tensor cores idle: session 46's profile) run while
+  // dK's GEMM does.
+  constexpr bool kDkLate = C::kDqT && !kExtras;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   // The mask of a step's tile for this thread's keys (kr0, kr0 + 8 past key0), branch-free: each
   // key as the query rows that see it (Mask::query_range of one key: exactly the rows visible()
@@ -1383,13 +1387,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
         // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
         store_ds(s, cw, dsa);
-        // dK += dS^T Q: one commit group.
-        reg_fence(acc_dk);
-        reg_fence(dsa);
-        wgmma_fence();
+        // dK += dS^T Q: one commit group (kDkLate: after dQ's, below).
+        auto issue_dk = [&] {
+          reg_fence(acc_dk);
+          reg_fence(dsa);
+          wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
-        wgmma_commit();
+          for (int kk = 0; kk < kBlockM / 16; ++kk)
+            Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
+          wgmma_commit();
+        };
+        if constexpr (!kDkLate) issue_dk();
 
         // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
         // warpgroups.
@@ -1406,6 +1414,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           prev_h = h;
           prev_m0 = m0;
           prev_rows = rows;
+        } else if constexpr (kDkLate) {
+          // dQ^T issued, then dK: dV and dQ^T complete, dQ^T stored while dK runs, then dK
+          // complete (Q and dO of the stage no longer read, dS^T's registers free).
+          DqAcc acc_dq;
+          issue_dq(s, acc_dq);
+          issue_dk();
+          wgmma_wait<1>();
+          reg_fence(acc_dv);
+          reg_fence(pa);
+          fence_dq(acc_dq);
+          store_dq(s, acc_dq, h, m0, rows);
+          wgmma_wait<0>();
+          reg_fence(acc_dk);
+          reg_fence(dsa);
+          mbar_arrive(q_empty + st);
         } else {
           // dQ issued, then dV, dK of this step complete (as above).
           DqAcc acc_dq;

@@ -908,7 +908,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // The 80-query kernel issues a step's dK after its dQ^T, so that dQ^T's shared-memory stores
   // (40 a thread, ~460 cycles a step with the tensor cores idle: session 46's profile) run while
   // dK's GEMM does.
-  constexpr bool kDkLate = C::kDqT && !kExtras;
+  constexpr bool kDkLate = !kLag;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   // The mask of a step's tile for this thread's keys (kr0, kr0 + 8 past key0), branch-free: each
   // key as the query rows that see it (Mask::query_range of one key: exactly the rows visible()

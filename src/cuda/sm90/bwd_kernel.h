@@ -905,10 +905,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // waited, dS^T comes with P^T, and dQ(s) follows its dS directly and is stored at the end of the
   // step.
   constexpr bool kLag = bwd90_lag<C, kExtras>();
-  // The 80-query kernel issues a step's dK after its dQ^T, so that dQ^T's shared-memory stores
-  // (40 a thread, ~460 cycles a step with the tensor cores idle: session 46's profile) run while
-  // dK's GEMM does.
-  constexpr bool kDkLate = !kLag;
   int prev_h = 0, prev_m0 = 0, prev_rows = 0;  // the step before (kLag)
   // The mask of a step's tile for this thread's keys (kr0, kr0 + 8 past key0), branch-free: each
   // key as the query rows that see it (Mask::query_range of one key: exactly the rows visible()
@@ -1387,7 +1383,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         // completed before either warpgroup arrived at step s - 1's barrier (kLag: they completed in
         // step s - 1, before its barrier too). The barrier of both warpgroups follows below.
         store_ds(s, cw, dsa);
-        // dK += dS^T Q: one commit group (kDkLate: after dQ's, below).
+        // dK += dS^T Q: one commit group (the schedule without lag: after dQ's, below).
         auto issue_dk = [&] {
           reg_fence(acc_dk);
           reg_fence(dsa);
@@ -1397,7 +1393,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             Wgmma<kD, T, 1>::rs(acc_dk, dsa[kk], desc_mn_major(sQ, C::kPanelQ, kk), 1);
           wgmma_commit();
         };
-        if constexpr (!kDkLate) issue_dk();
+        if constexpr (kLag) issue_dk();
 
         // dS stored above: make it visible to wgmma (async proxy) reads, then the barrier of both
         // warpgroups.
@@ -1414,9 +1410,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           prev_h = h;
           prev_m0 = m0;
           prev_rows = rows;
-        } else if constexpr (kDkLate) {
-          // dQ^T issued, then dK: dV and dQ^T complete, dQ^T stored while dK runs, then dK
-          // complete (Q and dO of the stage no longer read, dS^T's registers free).
+        } else {
+          // dQ issued, then dK (it reads dS^T from registers and Q, neither of them dQ's): dV and
+          // dQ complete, dQ stored while dK runs (session 46: dQ^T's 40 shared-memory stores a
+          // thread had run with nothing of the warpgroup's in flight, ~460 of a d128 step's ~4950
+          // cycles; dK after dQ: +0.6-2.6% at d128 2k-16k without a mask, even with it, +2.4-3.0%
+          // with softcap), then dK complete: Q and dO of the stage no longer read (nor LSE and D,
+          // read above), and dS^T's registers free.
           DqAcc acc_dq;
           issue_dq(s, acc_dq);
           issue_dk();
@@ -1429,19 +1429,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           reg_fence(acc_dk);
           reg_fence(dsa);
           mbar_arrive(q_empty + st);
-        } else {
-          // dQ issued, then dV, dK of this step complete (as above).
-          DqAcc acc_dq;
-          issue_dq(s, acc_dq);
-          wgmma_wait<1>();
-          reg_fence(acc_dv);
-          reg_fence(acc_dk);
-          reg_fence(pa);
-          reg_fence(dsa);
-          mbar_arrive(q_empty + st);
-          wgmma_wait<0>();
-          fence_dq(acc_dq);
-          store_dq(s, acc_dq, h, m0, rows);
         }
       }
     }

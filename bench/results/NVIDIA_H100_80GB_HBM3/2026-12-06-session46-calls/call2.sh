@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Session 46 call 2 (carry .deps/googletest): the staggered warpgroups (FLASHATTN_SM90_BWD_STAGGER,
+# off by default in this build). Tiers 64;128;256; A/B: main = HEAD's sm90 backward files
+# (_ab/base46), new (stagger off), stag (stagger on), 3 rounds; ctest -R Sm90Bwd with the stagger
+# on; memcheck and racecheck with the stagger on and 3 persistent CTAs; the d128 8k profile with
+# the stagger on. $OUT/r.tgz.
+set -u
+export COMMIT=${COMMIT:-unknown} FLASHATTN_COMMIT=${COMMIT:-unknown}
+T0=$(date +%s)
+TIERS="64;128;256" TESTS= SAN=0 TABLE=0 AB=1 PASS=bwd ROUNDS=3 BUDGET=560 BASE=_ab/base46 \
+  VARIANTS="stag:FLASHATTN_SM90_BWD_STAGGER=1" \
+  SHAPES="128,1024,1;128,2048,1;128,8192,1;128,2048,0;128,8192,0;64,2048,1;64,8192,0;64,8192,1" \
+  bash bench/gpu/device_call.sh >/dev/null 2>&1
+O=/tmp/r
+pack() { (cd /tmp && tar czf "$OUT/r.tgz" r 2>/dev/null); }
+grep -q '"build": {"rc": 0,' "$O/gc/results.json" || { tail -30 "$O/log.txt"; pack; exit 1; }
+export FLASHATTN_SM90_BWD_STAGGER=1
+echo "===== ctest -R Sm90Bwd, stagger on (t=$(($(date +%s) - T0))s)" | tee -a "$O/log.txt"
+(cd build-gpu && timeout 220 ctest -j16 --output-on-failure --timeout 210 -R Sm90Bwd) >"$O/bwdtests.log" 2>&1
+echo "bwd ctest rc=$? $(grep -E 'tests passed|tests failed' "$O/bwdtests.log")" | tee -a "$O/log.txt"
+grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/bwdtests.log" | head -20 | tee -a "$O/log.txt"
+pack
+S=build-gpu/bin/flashattn_cuda_sanitize
+for tool in memcheck racecheck; do
+  FLASHATTN_SM90_BWD_PERSISTENT=3 timeout 50 compute-sanitizer --tool $tool --error-exitcode 3 "$S" >"$O/san_$tool.txt" 2>&1
+  echo "$tool (stagger, bwd grid 3) rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_$tool.txt" | tail -1)" | tee -a "$O/log.txt"
+done
+pack
+mkdir -p $O/prof
+echo "===== profile stagger (t=$(($(date +%s) - T0))s)" | tee -a "$O/log.txt"
+timeout 90 bash bench/gpu/profile_sass.sh build-gpu $O/prof 128 8192 bwd 0 >>"$O/log.txt" 2>&1
+echo "===== done (t=$(($(date +%s) - T0))s)" | tee -a "$O/log.txt"
+pack
+cat "$O/log.txt"

@@ -23,8 +23,14 @@
 #   SHAPES     the A/B's shapes (default: 15 forward shapes, 512-8k); ROUNDS (default 3); PASS (fwd/bwd)
 #   AB         0: no A/B
 #   SAN        1: compute-sanitizer memcheck, racecheck, synccheck, and racecheck with 3 persistent CTAs
+#   BWD_TESTS  1: ctest -R Sm90Bwd (the backward's tests, which TESTS leaves out) within
+#              BWD_TESTS_S seconds (default 250; 16 jobs: ~110 s with tier 128 alone, ~220 s with
+#              three tiers), its failures in the log
+#   SAN_BWD    1: compute-sanitizer memcheck and racecheck of the sanitize program with
+#              FLASHATTN_SM90_BWD_PERSISTENT=3 (three persistent backward CTAs: items in turn)
 #   TABLE      1: bench/gpu_bench.py's same-run table with FA2 and cuDNN (ROUNDS_TABLE, default 2)
-#   COMMIT     the commit to record in the results
+#   COMMIT     the commit to record in the results: write the hash into the call from the development
+#              machine (a `git rev-parse` run on the device read a stale HEAD, session 46)
 set -u -o pipefail
 T0=$(date +%s)
 BUDGET=${BUDGET:-540}
@@ -92,6 +98,22 @@ if [[ "${SAN:-0}" == 1 ]]; then
   sec "racecheck, 3 persistent CTAs"
   FLASHATTN_SM90_PERSISTENT=3 compute-sanitizer --tool racecheck --error-exitcode 3 "$S" >"$O/san_race3.txt" 2>&1
   echo "race3 rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/san_race3.txt" | tail -1)" | tee -a "$LOG"
+fi
+
+if [[ "${BWD_TESTS:-0}" == 1 ]]; then
+  sec "ctest -R Sm90Bwd"
+  (cd build-gpu && timeout "${BWD_TESTS_S:-250}" ctest -j16 --output-on-failure --timeout 240 -R Sm90Bwd) >"$O/bwdtests.log" 2>&1
+  echo "bwd ctest rc=$? $(grep -E 'tests passed|tests failed' "$O/bwdtests.log")" | tee -a "$LOG"
+  grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/bwdtests.log" | head -20 | tee -a "$LOG"
+fi
+
+if [[ "${SAN_BWD:-0}" == 1 ]]; then
+  for tool in memcheck racecheck; do
+    sec "compute-sanitizer $tool, 3 persistent backward CTAs"
+    FLASHATTN_SM90_BWD_PERSISTENT=3 timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 \
+      build-gpu/bin/flashattn_cuda_sanitize >"$O/san_bwd_$tool.txt" 2>&1
+    echo "$tool (bwd grid 3) rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_bwd_$tool.txt" | tail -1)" | tee -a "$LOG"
+  done
 fi
 
 if [[ "${TABLE:-0}" == 1 && $(left) -gt 200 ]]; then

@@ -171,8 +171,7 @@ TEST(Sm90, VariantDefaultsOff) {
 
 // s's forward with the knob `env` at 0 and at 1 (FLASHATTN_SM90_CONSUMERS and _BLOCKN set as
 // given; nullptr leaves them): the same bytes of O and LSE.
-void expect_same_bytes_of(const Spec& s, const char* env, const char* consumers = nullptr, const char* blockn = nullptr,
-                          const char* on = "1") {
+void expect_same_bytes_of(const Spec& s, const char* env, const char* consumers = nullptr, const char* blockn = nullptr) {
   SCOPED_TRACE(s.str() + " " + env + (consumers != nullptr ? std::string(", consumers ") + consumers : "") +
                (blockn != nullptr ? std::string(", blockn ") + blockn : ""));
   Case c(s);
@@ -180,7 +179,7 @@ void expect_same_bytes_of(const Spec& s, const char* env, const char* consumers 
   auto compare = [&] {
     with_env(env, "0", [&] { g.run_forward(); });
     const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-    with_env(env, on, [&] { g.run_forward(); });
+    with_env(env, "1", [&] { g.run_forward(); });
     EXPECT_TRUE(c.out.bytes == out) << "out differs";
     EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
   };
@@ -262,8 +261,8 @@ TEST(Sm90, SkipIdleSameBytes) {
 // sides; on three persistent CTAs and on one (the ring's phases turning over under the producer's
 // arrivals for the skippers), with one Q buffer, and with idle warpgroups computing padding rows.
 // The grid against the reference: Sm90.VariantSkipMasked. expect_same_bytes_walks(env): the same
-// shapes and settings with another knob at 0 and `on` (Sm90.EarlyS0SameBytes).
-int expect_same_bytes_walks(const char* env, const char* on = "1") {
+// shapes and settings with another knob at 0 and 1 (Sm90.EarlyS0SameBytes).
+int expect_same_bytes_walks(const char* env) {
   int ran = 0;
   auto same = [&](Spec s, const char* consumers, const char* blockn) {
     s.heads = 4;
@@ -271,7 +270,7 @@ int expect_same_bytes_walks(const char* env, const char* on = "1") {
     s.backend = Backend::Cuda;
     s.seed = uint64_t(5000 + s.head_dim + s.seqlen_q);
     if (!tier_in_build(s, false)) return;
-    expect_same_bytes_of(s, env, consumers, blockn, on);
+    expect_same_bytes_of(s, env, consumers, blockn);
     ++ran;
   };
   auto spec = [](int d, int sq, int sk) {
@@ -395,19 +394,6 @@ TEST(Sm90, SwitchedSameBytes) {
 TEST(Sm90, EarlyS0SameBytes) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_EARLY_S0"));
-}
-// The next item's Q and first K/V block prefetched into L2 (FLASHATTN_SM90_L2_PREFETCH=3: hints,
-// which cannot change a byte) against none, over the walks above: one Q buffer (tiers 192 and 256,
-// and Q_PREFETCH=0), windows, varlen, skipping and idle warpgroups, on one and three persistent
-// CTAs; and the variants' grid against the reference (GQA packing, the stream-K tail).
-TEST(Sm90, L2PrefetchSameBytes) {
-  REQUIRE_SM90();
-  SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_L2_PREFETCH", "3"));
-}
-TEST(Sm90, VariantL2Prefetch) {
-  REQUIRE_SM90();
-  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_L2_PREFETCH", "3"}}));
-  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_L2_PREFETCH", "3"}, {"FLASHATTN_SM90_PERSISTENT", "3"}}));
 }
 TEST(Sm90, VariantEarlyS0) {
   REQUIRE_SM90();

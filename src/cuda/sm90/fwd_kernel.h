@@ -63,7 +63,7 @@ using sm80::SeqInfo;
 // at d96, +0.6-2.1% at d192, -0.2 to +1.7% at d256).
 #define FA_SM90_FWD_SWITCHES(X)                                                                 \
   X(out_vec16, 1) X(out_stsm, 1) X(pingpong, 1) X(skip_masked, 1) X(fast_finish, 1) X(early_s0, 0) \
-  X(skip_rescale, 0) X(q_buffers, 2) X(skip_idle, 1) X(l2_prefetch, 0)
+  X(skip_rescale, 0) X(q_buffers, 2) X(skip_idle, 1)
 namespace fwd90_default {
 #define FA_DEFAULT(name, value) constexpr int name = value;
 FA_SM90_FWD_SWITCHES(FA_DEFAULT)
@@ -120,13 +120,6 @@ struct FwdParams90 {
   // work was padding). Session 35 (H100): +2.7% at head_dim 64 causal 2k, even elsewhere.
   // FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
   int skip_idle = fwd90_default::skip_idle;
-  // The producer brings the next work item's loads into L2 when it starts an item's walk (TMA
-  // prefetches, right after the item's first K/V loads): bit 1 its Q where there is one Q buffer
-  // (whose load waits for this item's last S), bit 2 its first key block's K and V. The
-  // short forward is DRAM-bound (session 46's profile: d256 causal 512 at 66% of DRAM bandwidth,
-  // a quarter of the samples in the tile-start waits), and these loads are otherwise issued only
-  // when their shared memory frees. FLASHATTN_SM90_L2_PREFETCH=N; off until measured.
-  int l2_prefetch = fwd90_default::l2_prefetch;
   // FLASHATTN_SM90_SWITCHED=1: the build that reads the switches (kSwitches) even with every
   // switch at its default (its tests and A/Bs); launch.h takes it too where fwd90_switched.
   int switched = 0;
@@ -403,18 +396,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           for (int pn = 0; pn < C::kPanelsV; ++pn)
             tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (i == 0) FA_TRACE(0, tile_no, 2);
-          if (FA_SWITCH(l2_prefetch) != 0 && i == 0 && next) {
-            if ((FA_SWITCH(l2_prefetch) & 1) != 0 && q_bufs == 1)
-#pragma unroll
-              for (int pn = 0; pn < C::kPanels; ++pn) tma_prefetch_4d(&P.tma_q, pn * 64, cur.q_row, cur.h, cur.qb);
-            if ((FA_SWITCH(l2_prefetch) & 2) != 0 && cur.n_count > 0) {
-              const int row = k_row0 + (cur.n_hi - 1) * kBlockN;
-#pragma unroll
-              for (int pn = 0; pn < C::kPanels; ++pn) tma_prefetch_4d(&P.tma_k, pn * 64, row, hk, kb);
-#pragma unroll
-              for (int pn = 0; pn < C::kPanelsV; ++pn) tma_prefetch_4d(&P.tma_v, pn * 64, row, hk, kb);
-            }
-          }
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
           if (i == q_at) publish(next);
         }

@@ -237,10 +237,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", sm90::fwd90_default::q_buffers == 2) ? 2 : 1;
   // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
   P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", sm90::fwd90_default::skip_idle);
-  // The next item's Q (one Q buffer) and first K/V blocks prefetched into L2 (fwd_kernel.h
-  // FwdParams90::l2_prefetch: bit 1 Q, bit 2 K/V); off until measured.
-  const char* l2p = std::getenv("FLASHATTN_SM90_L2_PREFETCH");
-  P.l2_prefetch = l2p != nullptr && l2p[0] >= '0' && l2p[0] <= '3' ? l2p[0] - '0' : sm90::fwd90_default::l2_prefetch;
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the

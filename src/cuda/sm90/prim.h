@@ -84,14 +84,6 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const void* tensor_map, u
       "l"(tensor_map), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
       : "memory");
 }
-// Brings the tensor map's box at (c0 .. c3) into L2, without a destination or a completion (PTX
-// cp.async.bulk.prefetch.tensor: a hint): the forward's next item's Q and first K/V block, ahead
-// of their loads into shared memory (FwdParams90::l2_prefetch).
-__device__ __forceinline__ void tma_prefetch_4d(const void* tensor_map, int c0, int c1, int c2, int c3) {
-  asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];\n" ::"l"(tensor_map), "r"(c0),
-               "r"(c1), "r"(c2), "r"(c3)
-               : "memory");
-}
 // Stores the shared-memory box at `src` to the tensor map's box at (c0 .. c3) (bulk async-group
 // completion; coordinates past the tensor's extent are not written).
 __device__ __forceinline__ void tma_store_4d(const void* tensor_map, const void* src, int c0, int c1, int c2, int c3) {

@@ -785,6 +785,73 @@ TEST(Sm90Bwd, DynamicTiles) {
   if (ran == 0) GTEST_SKIP() << "no tier of the sm90 backward built";
 }
 
+// The fused dQ conversion (FLASHATTN_SM90_BWD_DQ_FUSED=N: the writer warp converts a query block
+// that a step completes, N units of 8 columns a step): chunks of 32 units (a block takes many
+// steps; blocks completed meanwhile, and one unfinished at a CTA's end, go to the conversion
+// kernel) and 4096 (a block a step); on the default grid and on 3 persistent CTAs (many items
+// each); no mask (with the stream-K tail on 3 CTAs), causal with more keys than queries, causal
+// with more queries (rows that see no key: blocks no step reaches, zeros from the conversion
+// kernel), a window, GQA, softcap with ALiBi (the kernel with extras), dropout, head_dim 120 (a
+// padded tier) and 100 (not a multiple of 8: not fused); tiers 64-256. Every result within the
+// tolerance rule; the launch counter tells the fused path ran where it applies.
+TEST(Sm90Bwd, FusedDqConversion) {
+  REQUIRE_SM90_BWD();
+  int ran = 0;
+  for (int d : {64, 120, 100, 192, 256}) {
+    if (!tier_built(bwd90_tier(d))) continue;
+    for (int variant = 0; variant < 7; ++variant) {
+      Spec s;
+      s.dtype = variant % 2 == 0 ? DType::BFloat16 : DType::Float16;
+      s.head_dim = d;
+      s.batch = 2;
+      s.heads = 4;
+      s.heads_kv = variant == 4 ? 1 : 2;
+      s.seqlen_q = 333;
+      s.seqlen_k = 777;
+      s.causal = variant == 1 || variant == 2 || variant == 5;
+      if (variant == 2) {  // rows 0-299 see no key
+        s.seqlen_q = 400;
+        s.seqlen_k = 100;
+      }
+      if (variant == 3) {
+        s.window_left = 30;
+        s.window_right = 7;
+      }
+      if (variant == 5) {
+        s.softcap = 30.0f;
+        s.alibi = 1;
+      }
+      if (variant == 6) s.dropout = 0.1f;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(9100 + d * 7 + variant);
+      SCOPED_TRACE(s.str());
+      Case c(s);
+      GpuCase g(c);
+      g.run_forward();
+      for (const char* chunk : {"32", "4096"})
+        for (const char* grid : {"0", "3"}) {
+          SCOPED_TRACE(std::string("chunk ") + chunk + ", grid " + grid);
+          const long long before = cuda::launch_counters().sm90_bwd_dq_fused.load();
+          RunInfo info;
+          with_env("FLASHATTN_SM90_BWD_DQ_FUSED", chunk, [&] {
+            with_env("FLASHATTN_SM90_BWD_STREAMK", grid[0] == '3' && variant == 0 ? "1" : nullptr, [&] {
+              with_env("FLASHATTN_SM90_BWD_PERSISTENT", grid[0] == '3' ? "3" : nullptr, [&] {
+                with_sm90_bwd(true, [&] { info = g.run_backward(); });
+              });
+            });
+          });
+          EXPECT_EQ(info.path, "cuda-sm90");
+          check_backward_results(c);
+          const bool fused = d % 8 == 0;
+          EXPECT_EQ(cuda::launch_counters().sm90_bwd_dq_fused.load(), before + (fused ? 1 : 0))
+              << (fused ? "the fused conversion did not run" : "fused without head_dim % 8 == 0");
+        }
+      ++ran;
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "no tier of the sm90 backward built";
+}
+
 // Causal tile orders (BwdParams90::head_group): groups of 3 (batch, kv head) pairs of 8 (the last
 // group smaller), of 1, and the (batch, kv head) order (0); the default grid tests run the
 // launcher's rule.

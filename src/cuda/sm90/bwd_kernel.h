@@ -174,6 +174,9 @@ struct BwdParams90 {
   // the CTA's end, is converted by bwd_convert_dq_kernel as before. 0: off
   // (FLASHATTN_SM90_BWD_DQ_FUSED=N sets N).
   int dq_fused = 0;
+  // (Diagnostic, FLASHATTN_SM90_BWD_DQ_FUSED_MODE: 1 counts without converting; 2 counts after the
+  // step's commit, waiting for all but its group, without converting; 3 as 2 and converts.)
+  int dq_fused_mode = 0;
   CUtensorMap tma_dq{};
   // dK and dV out through shared memory (the item's K and V tiles, free once its last GEMMs have
   // read them) and TMA stores, boxes of 64 columns x 64 rows (a warpgroup's keys), instead of
@@ -568,7 +571,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         const auto land = [&] {
           int task = -1;
           if (land_idx >= 0) {
-            bulk_wait();
+            if (P.dq_fused_mode >= 2) bulk_wait_all_but_last();  // (after this step's commit)
+            else bulk_wait();
             fence_proxy_async_global();
             if (atom_add_acq_rel_gpu(bp.dq_done + land_idx, 1) + 1 == land_count) task = land_idx;
             land_idx = -1;
@@ -658,7 +662,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               ticket = bp.dq_tickets + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
               if (bp.dq_store_mode >= 2) old = atom_add_acquire_gpu(ticket, 1);
             }
-            if (P.dq_fused > 0) land();
+            if (P.dq_fused > 0 && P.dq_fused_mode < 2) land();
             mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
             bool first = false;
             if (ticket != nullptr) {
@@ -714,6 +718,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             bulk_commit();
             bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
             mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
+            if (P.dq_fused > 0 && P.dq_fused_mode >= 2) land();
             if (first) {
               // The store complete, then the flag that lets the block's other steps add (release).
               bulk_wait();
@@ -727,7 +732,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 land_idx = int(ticket - bp.dq_tickets);
                 land_count = k_hi > k_lo ? (k_hi - 1) / kBlockN - k_lo / kBlockN + 1 : 0;
               }
-              convert();
+              if (P.dq_fused_mode != 1 && P.dq_fused_mode != 2) convert();
             }
             if (bp.deterministic) {
               // Every lane's reductions complete (not only their reads), then the next block's turn.

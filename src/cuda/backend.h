@@ -27,7 +27,6 @@ DeviceInfo current_device();
 struct LaunchCounters {
   std::atomic<long long> sm90_bwd_steps80{0};  // sm90 backward launches in 80-query steps (bwd_config.h kDqT)
   std::atomic<long long> sm90_bwd_dynamic{0};  // sm90 backward launches on the dynamic persistent grid
-  std::atomic<long long> sm90_bwd_dq_fused{0};  // sm90 backward launches with the fused dQ conversion
 };
 LaunchCounters& launch_counters();
 

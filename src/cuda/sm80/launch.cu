@@ -186,11 +186,10 @@ __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int6
   const float* acc = bp.dq_accum + (src_row * p.num_heads + x.h) * int64_t(bp.dq_accum_dim) + src_col;
   // A query block no step of the main kernel reached (ticket 0: rows that see no key) was never
   // written: zeros, without reading it (BwdParams::dq_tickets).
-  const int64_t ticket = (x.b * p.num_heads + x.h) * int64_t(bp.num_m_blocks) +
-                        uint32_t(x.i) / uint32_t(bp.dq_ticket_rows);  // (x.i < seqlen_q: 32 bits)
-  // A block the main kernel converted itself (BwdParams::dq_done) is done.
-  if (bp.dq_done != nullptr && (bp.dq_done[ticket] & BwdParams::kDqConverted) != 0) return;
-  const bool unwritten = bp.dq_tickets != nullptr && bp.dq_tickets[ticket] == 0;
+  const bool unwritten =
+      bp.dq_tickets != nullptr &&
+      bp.dq_tickets[(x.b * p.num_heads + x.h) * int64_t(bp.num_m_blocks) +
+                    uint32_t(x.i) / uint32_t(bp.dq_ticket_rows)] == 0;  // (x.i < seqlen_q: 32 bits)
   float4 lo = make_float4(0.0f, 0.0f, 0.0f, 0.0f), hi = lo;
   if (!unwritten) {
     lo = *reinterpret_cast<const float4*>(acc);
@@ -270,9 +269,9 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   // tile counters (BwdParams::tile_counter). Zeroed: with dq_accum in one memset where that is
   // cleared (it lies right before them), else alone. Layout: dq_accum, these, D.
   dq_first_store = dq_first_store && !p.deterministic && !p.varlen;
-  const std::size_t tickets = std::size_t(p.batch) * p.num_heads * bp.num_m_blocks;
-  // (dq_first_store: the tickets, then as many dq_done counts)
-  const std::size_t ticket_bytes = (p.deterministic ? 1 : dq_first_store ? 2 : 0) * tickets * sizeof(int32_t);
+  const std::size_t ticket_bytes = p.deterministic || dq_first_store
+                                       ? std::size_t(p.batch) * p.num_heads * bp.num_m_blocks * sizeof(int32_t)
+                                       : 0;
   const std::size_t sem_bytes = round_up(ticket_bytes + BwdParams::kTileCounters * sizeof(int32_t));
   Workspace ws(context, accum_bytes + sem_bytes + dsum_bytes);
   const cudaStream_t stream = ws.stream();
@@ -283,7 +282,6 @@ void run_backward(const Problem& p, int dq_accum_dim, const Context& context, Bw
   bp.dsum_head_stride = rows;
   bp.semaphore = p.deterministic ? sem : nullptr;
   bp.dq_tickets = dq_first_store ? sem : nullptr;
-  bp.dq_done = dq_first_store ? sem + tickets : nullptr;
   bp.tile_counter = sem + ticket_bytes / sizeof(int32_t);
   if (dq_first_store) check(cudaMemsetAsync(sem, 0, sem_bytes, stream), "cudaMemsetAsync(tickets)");
   else check(cudaMemsetAsync(bp.dq_accum, 0, accum_bytes + sem_bytes, stream), "cudaMemsetAsync(dq_accum)");

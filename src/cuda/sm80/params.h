@@ -71,12 +71,6 @@ struct BwdParams {
   // block no step reached (ticket 0). Saves the memset of dq_accum (a quarter of the workspace's
   // traffic at 512 queries) and the L2's reads of its zeros.
   int32_t* dq_tickets = nullptr;
-  // Beside the tickets (dq_first_store), one count per ticket of the steps whose dQ has landed
-  // (the sm90 writer's fused conversion, BwdParams90::dq_fused: the step that completes a query
-  // block converts it to the problem's dtype in the main kernel and sets kDqConverted, and
-  // bwd_convert_dq_kernel skips such blocks); zeroed with the tickets.
-  int32_t* dq_done = nullptr;
-  static constexpr int32_t kDqConverted = 1 << 30;
   // kTileCounters zeroed int32s after the semaphores or tickets (run_backward clears them with
   // those or with dq_accum): the sm90 backward's dynamic tile counter (sm90::BwdParams90::
   // tile_counter).

@@ -165,18 +165,6 @@ struct BwdParams90 {
   // Host side: where the launcher writes the factor dQ's conversion must apply (BwdMain's return
   // value): softmax's scale where dS is without it (bwd90_scale_out), else 1.
   float* dq_scale_out = nullptr;
-  // The fused dQ conversion (sm80::BwdParams::dq_done; the tensor-form writer with tickets, dq's
-  // rows 16-byte aligned, head_dim a multiple of 8): after a step's dQ has landed the writer warp
-  // counts it in dq_done, and the step that completes a query block converts the block's fp32 sums
-  // (dq_accum, times bp.dq_scale) into dq, dq_fused units (8 columns of a row) a step while the
-  // consumers compute the next steps, and sets kDqConverted: bwd_convert_dq_kernel then skips the
-  // block. One block at a time: a block completed while another converts, or left unfinished at
-  // the CTA's end, is converted by bwd_convert_dq_kernel as before. 0: off
-  // (FLASHATTN_SM90_BWD_DQ_FUSED=N sets N).
-  int dq_fused = 0;
-  // (Diagnostic, FLASHATTN_SM90_BWD_DQ_FUSED_MODE: 1 counts without converting; 2 counts after the
-  // step's commit, waiting for all but its group, without converting; 3 as 2 and converts.)
-  int dq_fused_mode = 0;
   CUtensorMap tma_dq{};
   // dK and dV out through shared memory (the item's K and V tiles, free once its last GEMMs have
   // read them) and TMA stores, boxes of 64 columns x 64 rows (a warpgroup's keys), instead of
@@ -561,64 +549,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         constexpr int kUses = C::kDqStage ? kStages : C::kBuffersdQ;  // buffers (kDqStage: stages)
         if (P.dq_tensor && lane == 0) prefetch_tensor_map(&P.tma_dq);
         int g = 0, cursor = 0;
-        // The fused dQ conversion (BwdParams90::dq_fused): lane 0's last step not yet counted in
-        // dq_done (its ticket, and the steps that add into its query block), and the block being
-        // converted (all lanes; -1: none) with its next unit.
-        int land_idx = -1, land_count = 0, conv = -1, conv_pos = 0;
-        // Lane 0: the last step's dQ has landed (its bulk group complete; a step later, so the wait
-        // is short), counted with release (this CTA's reductions) and acquire (the other steps'):
-        // the step that completes its block hands it to the conversion unless one is running.
-        const auto land = [&] {
-          int task = -1;
-          if (land_idx >= 0) {
-            if (P.dq_fused_mode >= 2) bulk_wait_all_but_last();  // (after this step's commit)
-            else bulk_wait();
-            fence_proxy_async_global();
-            if (atom_add_acq_rel_gpu(bp.dq_done + land_idx, 1) + 1 == land_count) task = land_idx;
-            land_idx = -1;
-          }
-          task = __shfl_sync(~0u, task, 0);
-          if (task >= 0 && conv < 0) {
-            conv = task;
-            conv_pos = 0;
-            __syncwarp();     // (memory order: lane 0's acquire before every lane's loads)
-            __threadfence();
-          }
-        };
-        // P.dq_fused units (8 columns of a row: 32 bytes of dq_accum, 16 of dq) of the block being
-        // converted, the lanes' units 32 apart; the last one's flag once every lane's stores are done.
-        const auto convert = [&] {
-          if (conv < 0) return;
-          const int mb = conv % bp.num_m_blocks, bh = conv / bp.num_m_blocks;
-          const int hh = bh % p.num_heads, bb = bh / p.num_heads;
-          const int r0 = mb * kBlockM, upr = p.head_dim / 8;
-          const int units = min(kBlockM, p.seqlen_q - r0) * upr;
-          const int end = min(units, conv_pos + P.dq_fused);
-          const float sc = bp.dq_scale;
-#pragma unroll 2
-          for (int u = conv_pos + lane; u < end; u += 32) {
-            const int r = u / upr, c = (u - r * upr) * 8;
-            const float* a =
-                bp.dq_accum + ((int64_t(bb) * p.seqlen_q + r0 + r) * p.num_heads + hh) * int64_t(bp.dq_accum_dim) + c;
-            const float4 lo = ld_cg_f4(a), hi = ld_cg_f4(a + 4);
-            uint4 o;
-            o.x = prim::pack2(lo.x * sc, lo.y * sc, T());
-            o.y = prim::pack2(lo.z * sc, lo.w * sc, T());
-            o.z = prim::pack2(hi.x * sc, hi.y * sc, T());
-            o.w = prim::pack2(hi.z * sc, hi.w * sc, T());
-            *reinterpret_cast<uint4*>(static_cast<T*>(bp.dq.data) + bb * bp.dq.batch_stride +
-                                      (r0 + r) * bp.dq.row_stride + hh * bp.dq.head_stride + c) = o;
-          }
-          conv_pos = end;
-          if (conv_pos >= units) {
-            __syncwarp();
-            if (lane == 0) {
-              __threadfence();
-              atomicOr(bp.dq_done + conv, sm80::BwdParams::kDqConverted);
-            }
-            conv = -1;
-          }
-        };
         while (next_item(&cursor)) {
           Step cur = steps > 0 ? first_step() : Step{0, 0};
           for (int s = 0; s < steps; ++s, ++g, cur = next(cur)) {
@@ -662,7 +592,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               ticket = bp.dq_tickets + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
               if (bp.dq_store_mode >= 2) old = atom_add_acquire_gpu(ticket, 1);
             }
-            if (P.dq_fused > 0 && P.dq_fused_mode < 2) land();
             mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
             bool first = false;
             if (ticket != nullptr) {
@@ -718,21 +647,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             bulk_commit();
             bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
             mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
-            if (P.dq_fused > 0 && P.dq_fused_mode >= 2) land();
             if (first) {
               // The store complete, then the flag that lets the block's other steps add (release).
               bulk_wait();
               fence_proxy_async_global();
               red_add_release_gpu(ticket, sm80::BwdParams::kDqStored);
-            }
-            if (P.dq_fused > 0) {
-              if (lane == 0) {
-                int k_lo, k_hi;
-                mask.key_range(m0, m0 + rows, &k_lo, &k_hi);
-                land_idx = int(ticket - bp.dq_tickets);
-                land_count = k_hi > k_lo ? (k_hi - 1) / kBlockN - k_lo / kBlockN + 1 : 0;
-              }
-              if (P.dq_fused_mode != 1 && P.dq_fused_mode != 2) convert();
             }
             if (bp.deterministic) {
               // Every lane's reductions complete (not only their reads), then the next block's turn.

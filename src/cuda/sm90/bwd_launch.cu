@@ -127,13 +127,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   if (bp.dq_tickets != nullptr && !P.dq_tensor)
     throw CudaError("flashattn: internal error: dQ tickets without the sm90 backward's tensor-form dQ writer");
   bp.dq_ticket_rows = P.block_m;
-  // The fused dQ conversion (BwdParams90::dq_fused): units of 8 columns a step; off until measured.
-  const char* fused_env = std::getenv("FLASHATTN_SM90_BWD_DQ_FUSED");
-  const int fused = fused_env != nullptr ? std::max(0, std::atoi(fused_env)) : 0;
-  if (fused > 0 && bp.dq_done != nullptr && P.dq_tensor && sm80::aligned16(p.dq) && p.head_dim % 8 == 0)
-    P.dq_fused = std::min(fused, 1 << 16);
-  const char* mode_env = std::getenv("FLASHATTN_SM90_BWD_DQ_FUSED_MODE");
-  P.dq_fused_mode = mode_env != nullptr ? std::atoi(mode_env) : 0;
   // dK and dV through shared memory and TMA stores (BwdParams90::dkdv_tma): padded batches (a box
   // of a varlen batch would cross into the next sequence's rows) on tiers without kSplitD.
   P.dkdv_tma = !p.varlen && !bwd90_split_d(l.kernel->head_dim) && env_choice("FLASHATTN_SM90_BWD_DKDV_TMA", true);

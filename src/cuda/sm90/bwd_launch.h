@@ -44,9 +44,7 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   } else {
     P.sk.plan = StreamK(tiles, tiles, 0);
   }
-  P.bp.dq_scale = bwd90_scale_out<C, kExtras>() ? P.bp.fwd.scale : 1.0f;  // (the fused conversion's factor)
-  if (P.dq_scale_out != nullptr) *P.dq_scale_out = P.bp.dq_scale;
-  if (P.dq_fused > 0) launch_counters().sm90_bwd_dq_fused.fetch_add(1, std::memory_order_relaxed);
+  if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_scale_out<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");

@@ -360,39 +360,6 @@ TEST(Sm90Layout, TileOrderCoversEveryTileOnce) {
   EXPECT_TRUE(a.m_block == b.m_block && a.bh == b.bh);
 }
 
-// Mode 3 (TileMap90::set_pair_rounds): every tile once; walked as a persistent grid walks whole
-// rounds (StreamK::round_tile, the snake), each CTA's rounds k M .. k M + M - 1 take all M query
-// blocks of one pair while whole multiples of the grid's pairs last, and the rest in mode 0's order.
-TEST(Sm90Layout, TileOrderPairRounds) {
-  for (int64_t bh : {1, 7, 132, 133, 300, 512})
-    for (int m : {1, 3, 4, 16})
-      for (int64_t grid : {1, 5, 132}) {
-        TileMap90 map(bh, m, false, false, 0);
-        map.set_pair_rounds(bh, grid);
-        ASSERT_EQ(map.mode, 3);
-        const int64_t tiles = bh * m;
-        std::vector<int> seen(size_t(tiles), 0);
-        for (int64_t t = 0; t < tiles; ++t) {
-          const Tile90 tile = map(t);
-          ASSERT_TRUE(tile.m_block >= 0 && tile.m_block < m && tile.bh >= 0 && tile.bh < bh)
-              << "t " << t << " bh " << bh << " m " << m << " grid " << grid;
-          ++seen[size_t(tile.bh * m + tile.m_block)];
-        }
-        for (int v : seen) ASSERT_EQ(v, 1) << "bh " << bh << " m " << m << " grid " << grid;
-        const int64_t full_pairs = bh / grid * grid;
-        for (int64_t cta = 0; cta < std::min<int64_t>(grid, tiles); ++cta)
-          for (int64_t r = 0; r * grid < full_pairs * m; ++r) {
-            const Tile90 tile = map(StreamK::round_tile(int(r), int(grid), int(cta)));
-            ASSERT_EQ(tile.bh, (r / m) * grid + cta) << "cta " << cta << " round " << r;
-            ASSERT_EQ(tile.m_block, m - 1 - int(r % m)) << "cta " << cta << " round " << r;
-          }
-      }
-  // Causal maps keep their order.
-  TileMap90 causal(10, 4, true, false, 0);
-  causal.set_pair_rounds(10, 3);
-  EXPECT_EQ(causal.mode, 1);
-}
-
 // The forward's stream-K tail (config.h StreamK): every CTA's items, walked as the kernel
 // walks them, cover every (tile, key-block step) exactly once; a split tile has exactly two
 // pieces, the keys' first part [0, j) as the last item of CTA c (kMerge) and the rest [j, nk) as

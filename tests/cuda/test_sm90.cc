@@ -395,41 +395,6 @@ TEST(Sm90, EarlyS0SameBytes) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_EARLY_S0"));
 }
-// A pair's query blocks in one CTA's consecutive rounds (FLASHATTN_SM90_PAIR_ROUNDS=1, config.h
-// TileMap90 mode 3): each tile computed as before, so the same bytes (without the stream-K tail,
-// whose split tile differs between the orders), non-causal, on 3, 5 and 1 persistent CTAs (GQA,
-// odd lengths, head_dim 64 on three consumers, 128 and 256 on two); and the variants' grid against
-// the reference with the tail.
-TEST(Sm90, PairRoundsSameBytes) {
-  REQUIRE_SM90();
-  with_env("FLASHATTN_SM90_STREAMK", "0", [&] {
-    for (const char* grid : {"3", "5", "1"})
-      with_env("FLASHATTN_SM90_PERSISTENT", grid, [&] {
-        int ran = 0;
-        for (int d : {64, 128, 256}) {
-          Spec s;
-          s.dtype = DType::BFloat16;
-          s.head_dim = d;
-          s.batch = 2;
-          s.seqlen_q = 700;
-          s.seqlen_k = 517;
-          s.heads = 4;
-          s.heads_kv = 2;
-          s.backend = Backend::Cuda;
-          s.seed = uint64_t(4700 + d);
-          if (!tier_in_build(s, false)) continue;
-          expect_same_bytes_of(s, "FLASHATTN_SM90_PAIR_ROUNDS");
-          ++ran;
-        }
-        if (ran == 0) GTEST_SKIP() << "none of the cases' tiers in this build";
-      });
-  });
-}
-TEST(Sm90, VariantPairRounds) {
-  REQUIRE_SM90();
-  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PAIR_ROUNDS", "1"}}));
-  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_PAIR_ROUNDS", "1"}, {"FLASHATTN_SM90_PERSISTENT", "3"}}));
-}
 TEST(Sm90, VariantEarlyS0) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_EARLY_S0", "1"}}));

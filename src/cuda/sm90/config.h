@@ -173,14 +173,10 @@ struct Tile90 {
   int bh;
 };
 struct TileMap90 {
-  // 0: a pair's query blocks together; 1: causal or varlen, longest first; 2: causal groups; 3: a
-  // pair's query blocks in one CTA's consecutive rounds (set_pair_rounds)
-  int mode = 0;
+  int mode = 0;  // 0: a pair's query blocks together; 1: causal or varlen, longest first; 2: causal groups
   int num_m_blocks = 1, last_group = 0, group_heads = 1;
   FastDiv by_m, by_bh;            // modes 0, 1: num_m_blocks, bh_count
   FastDiv by_group_tiles, by_group, by_last;  // mode 2: group_heads * num_m_blocks, group_heads, the last group's pairs
-  FastDiv by_grid;                // mode 3: the persistent grid
-  uint32_t pair_tiles_full = 0, pairs_full = 0;  // mode 3: the tiles and pairs that CTAs take whole (past them: mode 0's order)
 
   TileMap90() = default;
   TileMap90(int64_t bh_count, int m_blocks, bool causal, bool varlen, int group)
@@ -199,30 +195,8 @@ struct TileMap90 {
       mode = causal || varlen ? 1 : 0;
     }
   }
-  // Mode 3 (tiles of equal length, a persistent grid of `grid` CTAs walking whole rounds as
-  // StreamK::round_tile hands them out): CTA c's rounds k M .. k M + M - 1 (M = num_m_blocks) take
-  // pair k grid + c, every query block of it, so that the pair's K and V, read from DRAM by its
-  // first tile, stay in L2 for its others (mode 0 hands a pair's blocks to M CTAs at once, each
-  // waiting on the same lines). The pairs past the last whole multiple of grid: mode 0's order.
-  void set_pair_rounds(int64_t bh_count, int64_t grid) {
-    if (mode != 0 || grid <= 0) return;
-    mode = 3;
-    by_grid = FastDiv(uint32_t(grid));
-    pairs_full = uint32_t(bh_count / grid * grid);
-    pair_tiles_full = pairs_full * uint32_t(num_m_blocks);
-  }
   FA_HD Tile90 operator()(int64_t tile) const {
     const uint32_t t = uint32_t(tile);
-    if (mode == 3) {
-      if (t < pair_tiles_full) {
-        const uint32_t r = by_grid.div(t), pos = t - r * by_grid.d;
-        const uint32_t cta = (r & 1u) ? by_grid.d - 1 - pos : pos;  // (round_tile's snake undone)
-        const uint32_t k = by_m.div(r), j = r - k * by_m.d;
-        return {num_m_blocks - 1 - int(j), int(k * by_grid.d + cta)};
-      }
-      const uint32_t u = t - pair_tiles_full, q = by_m.div(u);
-      return {num_m_blocks - 1 - int(u - q * by_m.d), int(pairs_full + q)};
-    }
     if (mode == 2) {
       const uint32_t g_raw = by_group_tiles.div(t);
       const uint32_t g = g_raw < uint32_t(last_group) ? g_raw : uint32_t(last_group);  // the tile's group

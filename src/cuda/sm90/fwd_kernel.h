@@ -136,9 +136,6 @@ struct FwdParams90 {
   // flight share its K/V in L2; 0: one group (every head's longest tile first). The launcher
   // decides (launch.cu).
   int group_heads = 0;
-  // Non-causal padded batches: each CTA takes all query blocks of one pair in consecutive rounds
-  // (config.h TileMap90::set_pair_rounds; FLASHATTN_SM90_PAIR_ROUNDS=1; off until measured).
-  int pair_rounds = 0;
   // The tile sequence (config.h; built by the launcher from group_heads and the problem), and the
   // divisors of a pair index by the head packs of a batch entry (num_heads / pack) and of a
   // packed tile's row by its head's rows (kBlockM / pack).

@@ -23,7 +23,6 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   if (tiles == 0) return;
   if (tiles >= (int64_t(1) << 31)) throw CudaError("flashattn: internal error: sm90 forward with 2^31 tiles or more");
   P.tiles = TileMap90(pairs, P.p.num_m_blocks, P.p.causal, P.p.cu_seqlens_q != nullptr, P.group_heads);
-  if (P.pair_rounds && P.persistent && P.sm_count > 0 && P.sm_count < tiles) P.tiles.set_pair_rounds(pairs, P.sm_count);
   P.heads_div = FastDiv(uint32_t(P.p.num_heads / P.pack));
   P.rows_div = FastDiv(uint32_t(rows_per_head));
   const int64_t blocks = fwd90_grid(tiles, P.persistent != 0, P.sm_count);

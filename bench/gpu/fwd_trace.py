@@ -26,7 +26,9 @@ def main():
     rows = {}
     for line in sys.stdin:
         f = line.split()
-        if len(f) in (10, 12, 15) and f[0] == "T":  # (10, 12: builds before the epilogue's events, the waits)
+        # (10, 12 fields: builds before the epilogue's events, the waits; a line the benchmark's
+        # stderr cut into is skipped)
+        if len(f) in (10, 12, 15) and f[0] == "T" and all(x.isdigit() for x in f[1:]):
             cta, role, tile = int(f[1]), int(f[2]), int(f[3])
             rows[(cta, role, tile)] = [int(x) for x in f[4:]] + [0] * (15 - len(f))  # the last launch wins
     if not rows:
@@ -38,6 +40,7 @@ def main():
     for role in [r for r in roles if r > 0]:
         ph = {k: [] for k in ("q", "s0", "loop", "epi", "gap", "tot", "fin", "st", "tma", "wt", "wkv", "wmma")}
         pts, ns = [], []
+        pieces = 0
         for cta in ctas:
             tiles = sorted(t for (c, r, t) in rows if c == cta and r == role)
             for i, t in enumerate(tiles):
@@ -49,6 +52,12 @@ def main():
                 ph["q"].append(e[1] - e[0])
                 ph["s0"].append(e[2] - e[1])
                 ph["loop"].append(e[3] - e[2])
+                # A stream-K piece that writes no O (kPartial: its epilogue's events stay 0) has no
+                # epilogue, gap or tile total; whole tiles and merging pieces do.
+                whole = e[4] >= e[3] > 0
+                if not whole:
+                    pieces += 1
+                    continue
                 ph["epi"].append(e[4] - e[3])
                 if e[6]:  # the epilogue's parts: finish(), O's stores (and barriers), the TMA store's issue
                     ph["fin"].append(e[6] - e[3])
@@ -69,6 +78,8 @@ def main():
         print("%d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | a %.0f, b %.0f" % (
             role, len(ns), statistics.mean(ns) if ns else 0, m["q"], m["s0"], m["loop"], m["epi"], m["gap"],
             m["tot"], a, b))
+        if pieces:
+            print("  (%d stream-K pieces without an epilogue: in the loop's mean only)" % pieces)
         if ph["fin"]:
             print("  epilogue of role %d: finish %.0f, O stores and barriers %.0f, TMA store issue %.0f" % (
                 role, m["fin"], m["st"], m["tma"]))

@@ -26,6 +26,9 @@
 #   BWD_TESTS  1: ctest -R Sm90Bwd (the backward's tests, which TESTS leaves out) within
 #              BWD_TESTS_S seconds (default 250; 16 jobs: ~110 s with tier 128 alone, ~220 s with
 #              three tiers), its failures in the log
+#   TESTS_AFTER  a ctest -R regex run after the A/B (a variant's own tests, whose results then
+#              come after its numbers), within TESTS_AFTER_S seconds (default 150); the backward's
+#              included (no -E), its failures in the log
 #   SAN_BWD    1: compute-sanitizer memcheck and racecheck of the sanitize program with
 #              FLASHATTN_SM90_BWD_PERSISTENT=3 (three persistent backward CTAs: items in turn)
 #   TABLE      1: bench/gpu_bench.py's same-run table with FA2 and cuDNN (ROUNDS_TABLE, default 2)
@@ -86,6 +89,14 @@ if [[ "${AB:-1}" == 1 ]]; then
     --shapes "$SHAPES" --rounds "${ROUNDS:-3}" --out "$O/ab.json" >"$O/ab.txt" 2>&1
   echo "ab rc=$?" | tee -a "$LOG"
   grep -A40 "^| shape" "$O/ab.txt" | tee -a "$LOG"
+fi
+
+if [[ -n "${TESTS_AFTER:-}" ]]; then
+  sec "ctest -R $TESTS_AFTER"
+  (cd build-gpu && timeout "${TESTS_AFTER_S:-150}" ctest -j16 --output-on-failure --timeout "${TESTS_AFTER_S:-150}" \
+     -R "$TESTS_AFTER") >"$O/tests_after.log" 2>&1
+  echo "tests after rc=$? $(grep -E 'tests passed|tests failed' "$O/tests_after.log")" | tee -a "$LOG"
+  grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/tests_after.log" | head -20 | tee -a "$LOG"
 fi
 
 if [[ "${SAN:-0}" == 1 ]]; then

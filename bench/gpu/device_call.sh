@@ -91,13 +91,17 @@ if [[ "${AB:-1}" == 1 ]]; then
   grep -A40 "^| shape" "$O/ab.txt" | tee -a "$LOG"
 fi
 
-if [[ -n "${TESTS_AFTER:-}" ]]; then
-  sec "ctest -R $TESTS_AFTER"
-  (cd build-gpu && timeout "${TESTS_AFTER_S:-150}" ctest -j16 --output-on-failure --timeout "${TESTS_AFTER_S:-150}" \
-     -R "$TESTS_AFTER") >"$O/tests_after.log" 2>&1
-  echo "tests after rc=$? $(grep -E 'tests passed|tests failed' "$O/tests_after.log")" | tee -a "$LOG"
-  grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/tests_after.log" | head -20 | tee -a "$LOG"
-fi
+# ctest -R REGEX within SECONDS into $O/NAME.log, its summary and failures in the log.
+run_ctest() {
+  local name=$1 regex=$2 secs=$3
+  sec "ctest -R $regex"
+  (cd build-gpu && timeout "$secs" ctest -j16 --output-on-failure --timeout "$((secs < 240 ? secs : 240))" \
+     -R "$regex") >"$O/$name.log" 2>&1
+  echo "$name rc=$? $(grep -E 'tests passed|tests failed' "$O/$name.log")" | tee -a "$LOG"
+  grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/$name.log" | head -20 | tee -a "$LOG"
+}
+
+[[ -n "${TESTS_AFTER:-}" ]] && run_ctest tests_after "$TESTS_AFTER" "${TESTS_AFTER_S:-150}"
 
 if [[ "${SAN:-0}" == 1 ]]; then
   S=build-gpu/bin/flashattn_cuda_sanitize
@@ -111,12 +115,7 @@ if [[ "${SAN:-0}" == 1 ]]; then
   echo "race3 rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/san_race3.txt" | tail -1)" | tee -a "$LOG"
 fi
 
-if [[ "${BWD_TESTS:-0}" == 1 ]]; then
-  sec "ctest -R Sm90Bwd"
-  (cd build-gpu && timeout "${BWD_TESTS_S:-250}" ctest -j16 --output-on-failure --timeout 240 -R Sm90Bwd) >"$O/bwdtests.log" 2>&1
-  echo "bwd ctest rc=$? $(grep -E 'tests passed|tests failed' "$O/bwdtests.log")" | tee -a "$LOG"
-  grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/bwdtests.log" | head -20 | tee -a "$LOG"
-fi
+[[ "${BWD_TESTS:-0}" == 1 ]] && run_ctest bwdtests Sm90Bwd "${BWD_TESTS_S:-250}"
 
 if [[ "${SAN_BWD:-0}" == 1 ]]; then
   for tool in memcheck racecheck; do

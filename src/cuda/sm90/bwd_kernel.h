@@ -214,7 +214,7 @@ struct BwdParams90 {
 };
 
 // Who reads an item's record (bwd_kernel's next_item).
-constexpr int kItemReader = 0, kItemTaker = 1, kItemConsumer = 2;
+constexpr int kItemReader = 0, kItemTaker = 1, kItemConsumer = 2, kItemWriter = 3;
 
 // The plain-score schedule (kLag below): no score modifier and a whole head_dim a warpgroup.
 // Not at 80-query steps (kDqT): S^T, P^T's fragments, dQ^T, dK and dV at once take 40 + 20 + 40 +
@@ -360,6 +360,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   // The next item at cursor *c (the records so far) into the variables above; false when none is
   // left. who: kItemTaker (the producer's thread: it takes the item, skipping tiles past the grid's
   // or past their sequence, and publishes it), kItemReader (the rest of the producer's warpgroup),
+  // kItemWriter (a reader whose whole warp calls: the dQ writer's, warp-uniform as the consumers'),
   // kItemConsumer (after the kv_full phase *c, which the caller waits for).
   auto next_item = [&](int* c, int who = kItemReader) {
     const int slot = *c % kSchedSlots;
@@ -375,10 +376,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       sched_item[slot] = it;
       mbar_arrive(sched_full + slot);  // release: the slot's store
     } else {
-      if (who == kItemReader) mbar_wait_idle(sched_full + slot, uint32_t(*c / kSchedSlots) & 1);
+      const bool reader = who == kItemReader || who == kItemWriter;
+      if (reader) mbar_wait_idle(sched_full + slot, uint32_t(*c / kSchedSlots) & 1);
       it = sched_item[slot];
-      if (who == kItemReader) mbar_arrive(sched_empty + slot);  // (after the read: "memory" clobbers)
-      if (who == kItemConsumer) {
+      if (reader) mbar_arrive(sched_empty + slot);  // (after the read: "memory" clobbers)
+      if (who == kItemConsumer || who == kItemWriter) {
         // Through a warp reduction (redux.sync: its result is a uniform register): warp-uniform
         // to the compiler. (Loaded from shared memory they are not, nor broadcast by shfl, and
         // what derives from them left the uniform datapath: the 80-query d128 main loop took
@@ -549,7 +551,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         constexpr int kUses = C::kDqStage ? kStages : C::kBuffersdQ;  // buffers (kDqStage: stages)
         if (P.dq_tensor && lane == 0) prefetch_tensor_map(&P.tma_dq);
         int g = 0, cursor = 0;
-        while (next_item(&cursor)) {
+        while (next_item(&cursor, kItemWriter)) {
           Step cur = steps > 0 ? first_step() : Step{0, 0};
           for (int s = 0; s < steps; ++s, ++g, cur = next(cur)) {
             const int bi = g % kUses;
@@ -610,10 +612,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 fence_proxy_async_global();      // (generic-proxy order, then our bulk reductions)
               }
             }
+            // (lane 0's, warp-uniform to the compiler through a warp reduction: the TMA issues below
+            // take the coordinates from uniform registers, without a loop over the lanes)
+            first = __reduce_or_sync(~0u, first ? 1u : 0u) != 0u;
+            const int um0 = __reduce_min_sync(~0u, m0), uh = __reduce_min_sync(~0u, cur.h), ub = __reduce_min_sync(~0u, b);
             // Box (c0, m0, h, b) of the step's dQ: stored by the block's first step, else added.
             const auto put = [&](const unsigned char* src, int c0) {
-              if (first) tma_store_4d(&P.tma_dq, src, c0, m0, cur.h, b);
-              else tma_reduce_add_4d(&P.tma_dq, src, c0, m0, cur.h, b);
+              if (first) tma_store_4d(&P.tma_dq, src, c0, um0, uh, ub);
+              else tma_reduce_add_4d(&P.tma_dq, src, c0, um0, uh, ub);
             };
             if constexpr (C::kDqStage) {
               if (lane == 0) {

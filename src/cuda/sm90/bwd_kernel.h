@@ -612,13 +612,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 fence_proxy_async_global();      // (generic-proxy order, then our bulk reductions)
               }
             }
-            // (lane 0's, warp-uniform to the compiler through a warp reduction: the TMA issues below
-            // take the coordinates from uniform registers, without a loop over the lanes)
-            first = __reduce_or_sync(~0u, first ? 1u : 0u) != 0u;
+            // Lane 0's `first` and the box's coordinates, warp-uniform to the compiler through warp
+            // reductions: the TMA issues below take them from uniform registers, without a loop over
+            // the lanes. (`first` itself stays lane 0's: the other lanes hold no ticket.)
+            const bool ufirst = __reduce_or_sync(~0u, first ? 1u : 0u) != 0u;
             const int um0 = __reduce_min_sync(~0u, m0), uh = __reduce_min_sync(~0u, cur.h), ub = __reduce_min_sync(~0u, b);
             // Box (c0, m0, h, b) of the step's dQ: stored by the block's first step, else added.
             const auto put = [&](const unsigned char* src, int c0) {
-              if (first) tma_store_4d(&P.tma_dq, src, c0, um0, uh, ub);
+              if (ufirst) tma_store_4d(&P.tma_dq, src, c0, um0, uh, ub);
               else tma_reduce_add_4d(&P.tma_dq, src, c0, um0, uh, ub);
             };
             if constexpr (C::kDqStage) {

@@ -395,23 +395,6 @@ TEST(Sm90, EarlyS0SameBytes) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(expect_same_bytes_walks("FLASHATTN_SM90_EARLY_S0"));
 }
-// The TMA-store epilogue handed to a producer-warpgroup thread (FLASHATTN_SM90_O_HANDOFF=1)
-// against the warpgroup's own stores: the same bytes of O and LSE where O goes by TMA (tiers 64,
-// 96, 128, head_dim 120 padded, 333 rows: the last tile clipped), on the default grid and on 3 and 1
-// persistent CTAs (o_empty's phases turning over many tiles, three consumers at head_dim 64); and
-// the variants' grid against the reference.
-TEST(Sm90, OHandoffSameBytes) {
-  REQUIRE_SM90();
-  const char* env = "FLASHATTN_SM90_O_HANDOFF";
-  expect_same_bytes(env, {{64, false}, {96, false}, {120, false}, {128, false}});
-  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] { expect_same_bytes(env, {{64, false}, {128, false}}, 700); });
-  with_env("FLASHATTN_SM90_PERSISTENT", "1", [&] { expect_same_bytes(env, {{64, false}, {128, false}}, 700); });
-}
-TEST(Sm90, VariantOHandoff) {
-  REQUIRE_SM90();
-  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_O_HANDOFF", "1"}}));
-  SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_O_HANDOFF", "1"}, {"FLASHATTN_SM90_PERSISTENT", "3"}}));
-}
 TEST(Sm90, VariantEarlyS0) {
   REQUIRE_SM90();
   SKIP_IF_NONE_RAN(check_variant({{"FLASHATTN_SM90_EARLY_S0", "1"}}));

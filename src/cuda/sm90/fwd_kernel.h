@@ -63,7 +63,7 @@ using sm80::SeqInfo;
 // at d96, +0.6-2.1% at d192, -0.2 to +1.7% at d256).
 #define FA_SM90_FWD_SWITCHES(X)                                                                 \
   X(out_vec16, 1) X(out_stsm, 1) X(pingpong, 1) X(skip_masked, 1) X(fast_finish, 1) X(early_s0, 0) \
-  X(skip_rescale, 0) X(q_buffers, 2) X(skip_idle, 1) X(o_handoff, 0)
+  X(skip_rescale, 0) X(q_buffers, 2) X(skip_idle, 1)
 namespace fwd90_default {
 #define FA_DEFAULT(name, value) constexpr int name = value;
 FA_SM90_FWD_SWITCHES(FA_DEFAULT)
@@ -120,14 +120,6 @@ struct FwdParams90 {
   // work was padding). Session 35 (H100): +2.7% at head_dim 64 causal 2k, even elsewhere.
   // FLASHATTN_SM90_SKIP_IDLE=0 turns it off (comparisons; Sm90.SkipIdleSameBytes).
   int skip_idle = fwd90_default::skip_idle;
-  // The TMA-store epilogue handed over: a consumer warpgroup's threads store O into the tile
-  // (stmatrix), fence and arrive on o_full and go on to the next tile; a thread of the producer
-  // warpgroup (warp 1 + cw) issues the TMA store, waits for its reads and arrives on o_empty, which
-  // the warpgroup waits on before its next O. Without it the warpgroup's 128 threads meet at two
-  // named barriers around the stores and one of them issues the store (call 4 of session 47: "O
-  // stores and barriers" ~1.0-1.2k cycles of a ~1.8-2.1k epilogue). FLASHATTN_SM90_O_HANDOFF=1; off
-  // until measured.
-  int o_handoff = fwd90_default::o_handoff;
   // FLASHATTN_SM90_SWITCHED=1: the build that reads the switches (kSwitches) even with every
   // switch at its default (its tests and A/Bs); launch.h takes it too where fwd90_switched.
   int switched = 0;
@@ -250,21 +242,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // static array: its fields' addresses are constants, where a pointer into the dynamic shared
   // memory took registers in the consumers' loop, session 33.)
   __shared__ TileInfo90 infos[C::kTileInfos];
-  // The handed-over epilogue (FwdParams90::o_handoff): per consumer warpgroup, O stored into the
-  // tile (128 arrivals) / read by its TMA store (one), and the store's coordinates (w: 1 a store,
-  // 0 the end of the walk). (Static: config.h's kBudget leaves them room.)
-  __shared__ uint64_t o_bars[2 * C::kConsumers];
-  __shared__ int4 o_coord[C::kConsumers];
-  uint64_t* o_full = o_bars;
-  uint64_t* o_empty = o_bars + C::kConsumers;
-  const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
-  const bool handoff = store_o && FA_SWITCH(o_handoff) != 0;
 
   if (threadIdx.x == 0) {
-    for (int c = 0; c < C::kConsumers; ++c) {
-      mbar_init(o_full + c, 128);
-      mbar_init(o_empty + c, 1);
-    }
     for (int j = 0; j < 2; ++j) {
       mbar_init(q_full + j, 1);
       mbar_init(q_empty + j, 128 * C::kConsumers);  // every consumer thread (compute-sanitizer's racecheck follows each thread's own arrival)
@@ -290,29 +269,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
     regs_dealloc<C::kProducerRegs>();
 #endif
-    const int warp = __shfl_sync(~0u, int(threadIdx.x) / 32, 0);  // (warp-uniform, as wg)
-    if (handoff && warp >= 1 && warp <= C::kConsumers) {
-      // The handed-over epilogue's stores of consumer warpgroup ocw, in the order it stores O: the
-      // whole warp waits (a branch inside the warp, lane 0 alone, made the TMA producer's code
-      // spill 300-500 bytes at 24 registers, session 47), its lane 0 stores and arrives.
-      const int ocw = warp - 1;
-      const bool lead = threadIdx.x % 32 == 0;
-      for (int k = 0;; ++k) {
-        mbar_wait_idle(o_full + ocw, uint32_t(k) & 1u);
-        const int4 c = o_coord[ocw];
-        if (c.w == 0) break;
-        if (lead) {
-#pragma unroll
-          for (int pn = 0; pn < C::kPanelsV; ++pn)
-            tma_store_4d(&P.tma_o, smem + C::kOffO + pn * C::kPanelQ + ocw * 64 * 128, pn * 64, c.x, c.y, c.z);
-          bulk_commit();
-          bulk_wait_read();
-          mbar_arrive(o_empty + ocw);
-        }
-        __syncwarp();
-      }
-      if (lead) bulk_wait();  // before the CTA's shared memory goes
-    } else if (threadIdx.x == 0) {
+    if (threadIdx.x == 0) {
       // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x in a
       // snake (config.h StreamK::round_tile; 16k causal with plain striding: CTA 0 had 14% more
       // work than the last), then the pieces of a stream-K tail where the launcher planned one
@@ -725,16 +682,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         o_out[ct][hf] = prim::pack2(acc_o[4 * ct + 2 * hf] * f, acc_o[4 * ct + 2 * hf + 1] * f, T());
     }
   };
-  int o_uses = 0;  // (the handed-over epilogue: O stores so far, o_empty's phase)
+  const bool store_o = C::kStoreO && P.store_o != 0 && pack == 1;
   constexpr bool kDeferOut = kD >= 256 && !kDropout;  // (with extras it would spill)
 #ifdef FLASHATTN_SM90_TRACE
   int trace_tile = 0;  // the tile write_out writes (its events)
 #endif
   auto write_out = [&] {
     const int bar_o = 1 + C::kConsumers + cw;  // this warpgroup's 128 threads
-    if (handoff) {
-      mbar_wait(o_empty + cw, (uint32_t(o_uses) & 1u) ^ 1u);  // the last tile's store has read the O tile
-    } else if (store_o) {
+    if (store_o) {
       if (tid == 0) bulk_wait_read();  // the last tile's store has read the O tile
       named_bar_sync(bar_o, 128);
     }
@@ -790,13 +745,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
       }
     }
-    if (handoff) {
-      fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
-      if (tid == 0) o_coord[cw] = make_int4(fin.q_row + cw * 64, fin.h, fin.qb, 1);
-      mbar_arrive(o_full + cw);  // release: the stores and the coordinates to the storing thread
-      ++o_uses;
-      if (tid == 0) FA_TRACE(1 + cw, trace_tile, 7);
-    } else if (store_o) {
+    if (store_o) {
       fence_proxy_async_shared();  // the st.shared above, then the TMA (async proxy) reads
       named_bar_sync(bar_o, 128);
       if (tid == 0) FA_TRACE(1 + cw, trace_tile, 7);
@@ -1011,11 +960,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #endif
   }
   if (kDeferOut && pending) write_out();
-  if (handoff) {  // the end of the walk to the storing thread (once it has read the last coordinates)
-    mbar_wait(o_empty + cw, (uint32_t(o_uses) & 1u) ^ 1u);
-    if (tid == 0) o_coord[cw] = make_int4(0, 0, 0, 0);
-    mbar_arrive(o_full + cw);
-  }
   if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }

@@ -237,9 +237,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", sm90::fwd90_default::q_buffers == 2) ? 2 : 1;
   // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
   P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", sm90::fwd90_default::skip_idle);
-  // The TMA-store epilogue handed to a producer-warpgroup thread (fwd_kernel.h FwdParams90::
-  // o_handoff): off until measured; FLASHATTN_SM90_O_HANDOFF=1 turns it on.
-  P.o_handoff = sm90::env_choice("FLASHATTN_SM90_O_HANDOFF", sm90::fwd90_default::o_handoff);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the

@@ -163,13 +163,15 @@ __global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t ro
 }
 
 // dq = dq_accum rounded to T, head_dim columns of each (row, head): 8 columns a thread (two
-// 16-byte loads; one 16-byte store when dq's rows are aligned).
+// 16-byte loads; one 16-byte store when dq's rows are aligned). The blocks take the rows from the
+// last: the main kernels finish with the last (batch, head) tiles, whose dq_accum rows may still
+// be in L2.
 template <typename T>
 __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool dq_vec) {
   const FwdParams& p = bp.fwd;
   AuxIndex x;
-  if (!aux_index(p, int64_t(blockIdx.x) * blockDim.x + threadIdx.x, log2_chunks, rows, &x) || x.c0 >= p.head_dim)
-    return;
+  const int64_t block = int64_t(gridDim.x) - 1 - blockIdx.x;
+  if (!aux_index(p, block * blockDim.x + threadIdx.x, log2_chunks, rows, &x) || x.c0 >= p.head_dim) return;
   // dq_accum rows: dq_accum_dim (a multiple of 8) floats from a 256-byte aligned workspace.
   // Blocked layout (padded batches): a group of 8 existing rows keeps this thread's 8 columns at
   // one 8-float run elsewhere in the group (BwdParams::dq_blocked).

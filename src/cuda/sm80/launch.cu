@@ -163,14 +163,15 @@ __global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t ro
 }
 
 // dq = dq_accum rounded to T, head_dim columns of each (row, head): 8 columns a thread (two
-// 16-byte loads; one 16-byte store when dq's rows are aligned). The blocks take the rows from the
-// last: the main kernels finish with the last (batch, head) tiles, whose dq_accum rows may still
-// be in L2.
+// 16-byte loads; one 16-byte store when dq's rows are aligned). reverse: the blocks take the rows
+// from the last (the main kernels finish with the last (batch, head) tiles, whose dq_accum rows
+// may still be in L2; FLASHATTN_BWD_DQ_CONVERT_REVERSE=1, off until measured).
 template <typename T>
-__global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool dq_vec) {
+__global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool dq_vec,
+                                      bool reverse) {
   const FwdParams& p = bp.fwd;
   AuxIndex x;
-  const int64_t block = int64_t(gridDim.x) - 1 - blockIdx.x;
+  const int64_t block = reverse ? int64_t(gridDim.x) - 1 - blockIdx.x : int64_t(blockIdx.x);
   if (!aux_index(p, block * blockDim.x + threadIdx.x, log2_chunks, rows, &x) || x.c0 >= p.head_dim) return;
   // dq_accum rows: dq_accum_dim (a multiple of 8) floats from a 256-byte aligned workspace.
   // Blocked layout (padded batches): a group of 8 existing rows keeps this thread's 8 columns at
@@ -239,7 +240,8 @@ void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t row
     bp.dq_ticket_rows = kBwdBlockM;  // no step ran: every ticket 0, dQ all zeros
   }
   if (rows > 0) {
-    bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec);
+    const bool reverse = env_choice("FLASHATTN_BWD_DQ_CONVERT_REVERSE", false);
+    bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec, reverse);
     check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
   }
 }

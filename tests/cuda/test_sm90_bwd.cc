@@ -785,6 +785,59 @@ TEST(Sm90Bwd, DynamicTiles) {
   if (ran == 0) GTEST_SKIP() << "no tier of the sm90 backward built";
 }
 
+// The main kernel and the dQ conversion launched as programmatic dependents of the kernel before
+// each (FLASHATTN_SM90_BWD_PDL=1, off until measured; cuda/pdl.h): on every tier built, causal,
+// the stream-K tail (forced), varlen and deterministic, the tolerance rule three calls in a row,
+// the same dK and dV bytes as without (and dQ's where deterministic).
+TEST(Sm90Bwd, DependentLaunch) {
+  REQUIRE_SM90_BWD();
+  int ran = 0;
+  for (int d : {64, 128, 192, 256}) {
+    if (!tier_built(d)) continue;
+    for (int variant = 0; variant < 4; ++variant) {
+      Spec s;
+      s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+      s.head_dim = d;
+      s.batch = 2;
+      s.heads = 4;
+      s.heads_kv = 2;
+      s.seqlen_q = 333;
+      s.seqlen_k = 777;
+      s.causal = variant != 1;
+      if (variant == 2) {
+        s.batch = 3;
+        s.lens_q = {333, 0, 200};
+        s.lens_k = {777, 500, 1};
+      }
+      s.deterministic = variant == 3;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(5600 + d * 5 + variant);
+      SCOPED_TRACE(s.str());
+      Case c(s);
+      GpuCase g(c);
+      g.run_forward();
+      with_env("FLASHATTN_SM90_BWD_STREAMK", variant == 1 ? "1" : nullptr, [&] {
+        RunInfo info;
+        with_env("FLASHATTN_SM90_BWD_PDL", "0", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
+        EXPECT_EQ(info.path, "cuda-sm90");
+        check_backward_results(c);
+        const HostTensor dq0 = c.dq, dk0 = c.dk, dv0 = c.dv;
+        for (int call = 0; call < 3; ++call) {
+          SCOPED_TRACE("dependent launch, call " + std::to_string(call));
+          with_env("FLASHATTN_SM90_BWD_PDL", "1", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
+          EXPECT_EQ(info.path, "cuda-sm90");
+          check_backward_results(c);
+          EXPECT_TRUE(c.dk.bytes == dk0.bytes) << "dk differs with the dependent launch";
+          EXPECT_TRUE(c.dv.bytes == dv0.bytes) << "dv differs with the dependent launch";
+          if (s.deterministic) EXPECT_TRUE(c.dq.bytes == dq0.bytes) << "deterministic dq differs with the dependent launch";
+        }
+      });
+      ++ran;
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "no tier of the sm90 backward built";
+}
+
 // Causal tile orders (BwdParams90::head_group): groups of 3 (batch, kv head) pairs of 8 (the last
 // group smaller), of 1, and the (batch, kv head) order (0); the default grid tests run the
 // launcher's rule.

@@ -89,6 +89,9 @@ struct Launch {
 float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
+  // The main kernel and the dQ conversion as programmatic dependents of the kernel before each
+  // (sm80::BwdParams::pdl): FLASHATTN_SM90_BWD_PDL=1, off until measured.
+  bp.pdl = env_choice("FLASHATTN_SM90_BWD_PDL", false);
   BwdParams90 P;
   P.bp = bp;
   if (P.dropout()) {

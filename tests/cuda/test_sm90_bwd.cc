@@ -705,6 +705,37 @@ TEST(Sm90Bwd, StreamKDefaultsAndAgreement) {
       "cuda-sm90", [](auto&& run) { with_env("FLASHATTN_SM90_BWD_STREAMK", "0", [&] { with_sm90_bwd(true, run); }); });
 }
 
+// The persistent grids' test items (DynamicTiles, DependentLaunch): variant 0 causal, 1 a window
+// (fp16; query i sees keys i + 850 .. i + 900: keys 0-849 none), 2 softcap 30, 3 varlen causal
+// (an empty sequence), 4 deterministic causal; head_dim d, GQA, 333 queries, 777 keys.
+Spec item_spec(int d, int variant, uint64_t seed0) {
+  Spec s;
+  s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+  s.head_dim = d;
+  s.batch = 2;
+  s.heads = 4;
+  s.heads_kv = 2;
+  s.seqlen_q = 333;
+  s.seqlen_k = 777;
+  s.causal = variant != 1 && variant != 2;
+  if (variant == 1) {
+    s.seqlen_q = 100;
+    s.seqlen_k = 1000;
+    s.window_left = 50;
+    s.window_right = 0;
+  }
+  if (variant == 2) s.softcap = 30.0f;
+  if (variant == 3) {
+    s.batch = 3;
+    s.lens_q = {333, 0, 200};
+    s.lens_k = {777, 500, 1};
+  }
+  s.deterministic = variant == 4;
+  s.backend = Backend::Cuda;
+  s.seed = seed0 + uint64_t(d * 5 + variant);
+  return s;
+}
+
 // The dynamic persistent grid (BwdParams90::tile_counter: wherever no stream-K plan runs) on
 // grids of 3 and 7 CTAs over 28-78 tiles, each CTA many items: causal (the head groups' order), a
 // window that leaves most keys to no query (items without steps: dK and dV zeros; the producer's
@@ -722,30 +753,7 @@ TEST(Sm90Bwd, DynamicTiles) {
   for (int d : {64, 128, 192, 256}) {
     if (!tier_built(d)) continue;
     for (int variant = 0; variant < 5; ++variant) {
-      Spec s;
-      s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
-      s.head_dim = d;
-      s.batch = 2;
-      s.heads = 4;
-      s.heads_kv = 2;
-      s.seqlen_q = 333;
-      s.seqlen_k = 777;
-      s.causal = variant != 1 && variant != 2;
-      if (variant == 1) {  // query i sees keys i + 850 .. i + 900: keys 0-849 none
-        s.seqlen_q = 100;
-        s.seqlen_k = 1000;
-        s.window_left = 50;
-        s.window_right = 0;
-      }
-      if (variant == 2) s.softcap = 30.0f;
-      if (variant == 3) {
-        s.batch = 3;
-        s.lens_q = {333, 0, 200};
-        s.lens_k = {777, 500, 1};
-      }
-      s.deterministic = variant == 4;
-      s.backend = Backend::Cuda;
-      s.seed = uint64_t(5300 + d * 5 + variant);
+      const Spec s = item_spec(d, variant, 5300);
       SCOPED_TRACE(s.str());
       Case c(s);
       GpuCase g(c);
@@ -786,37 +794,21 @@ TEST(Sm90Bwd, DynamicTiles) {
 }
 
 // The main kernel and the dQ conversion launched as programmatic dependents of the kernel before
-// each (FLASHATTN_SM90_BWD_PDL=1, off until measured; cuda/pdl.h): on every tier built, causal,
-// the stream-K tail (forced), varlen and deterministic, the tolerance rule three calls in a row,
-// the same dK and dV bytes as without (and dQ's where deterministic).
+// each (FLASHATTN_SM90_BWD_PDL=1, off until measured; cuda/pdl.h): item_spec's variants on every
+// tier built (softcap with the stream-K tail forced), the tolerance rule three calls in a row, the
+// same dK and dV bytes as without (and dQ's where deterministic).
 TEST(Sm90Bwd, DependentLaunch) {
   REQUIRE_SM90_BWD();
   int ran = 0;
   for (int d : {64, 128, 192, 256}) {
     if (!tier_built(d)) continue;
-    for (int variant = 0; variant < 4; ++variant) {
-      Spec s;
-      s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
-      s.head_dim = d;
-      s.batch = 2;
-      s.heads = 4;
-      s.heads_kv = 2;
-      s.seqlen_q = 333;
-      s.seqlen_k = 777;
-      s.causal = variant != 1;
-      if (variant == 2) {
-        s.batch = 3;
-        s.lens_q = {333, 0, 200};
-        s.lens_k = {777, 500, 1};
-      }
-      s.deterministic = variant == 3;
-      s.backend = Backend::Cuda;
-      s.seed = uint64_t(5600 + d * 5 + variant);
+    for (int variant = 0; variant < 5; ++variant) {
+      const Spec s = item_spec(d, variant, 5600);
       SCOPED_TRACE(s.str());
       Case c(s);
       GpuCase g(c);
       g.run_forward();
-      with_env("FLASHATTN_SM90_BWD_STREAMK", variant == 1 ? "1" : nullptr, [&] {
+      with_env("FLASHATTN_SM90_BWD_STREAMK", variant == 2 ? "1" : nullptr, [&] {
         RunInfo info;
         with_env("FLASHATTN_SM90_BWD_PDL", "0", [&] { with_sm90_bwd(true, [&] { info = g.run_backward(); }); });
         EXPECT_EQ(info.path, "cuda-sm90");

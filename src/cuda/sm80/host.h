@@ -55,10 +55,9 @@ FwdParams make_fwd_params(const Problem& p);
 // dq_blocked: main adds dQ in BwdParams::dq_blocked's layout where that applies (the sm80 kernel;
 // the sm90 one adds in the natural layout). dq_first_store (padded batch, not deterministic): main
 // writes every query block's first dQ with a store (BwdParams::dq_tickets, which main sets
-// dq_ticket_rows for), so dq_accum is not cleared. pdl (sm_90 devices, the sm90 main step only):
-// main's kernel and the conversion launch as programmatic dependents (BwdParams::pdl).
+// dq_ticket_rows for), so dq_accum is not cleared.
 using BwdMain = float (*)(BwdParams& bp, const void* user, void* stream);
 void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user,
-                  bool dq_blocked = false, bool dq_first_store = false, bool pdl = false);
+                  bool dq_blocked = false, bool dq_first_store = false);
 
 }  // namespace flashattn::cuda::sm80

@@ -11,7 +11,6 @@
 #include <utility>
 
 #include "cuda/backend.h"
-#include "cuda/pdl.h"
 #include "cuda/prim/math.h"
 #include "cuda/sm80/check.h"
 #include "cuda/sm80/host.h"
@@ -136,7 +135,6 @@ inline int aux_log2_chunks(int cols) {
 template <typename T>
 __global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool vec) {
   const FwdParams& p = bp.fwd;
-  if (bp.pdl) grid_dep_launch();  // (the main kernel may be scheduled; it waits for this one)
   AuxIndex x;
   const bool active = aux_index(p, int64_t(blockIdx.x) * blockDim.x + threadIdx.x, log2_chunks, rows, &x);
   float sum = 0.0f;
@@ -171,7 +169,6 @@ __global__ void bwd_dsum_kernel(const __grid_constant__ BwdParams bp, int64_t ro
 template <typename T>
 __global__ void bwd_convert_dq_kernel(const __grid_constant__ BwdParams bp, int64_t rows, int log2_chunks, bool dq_vec) {
   const FwdParams& p = bp.fwd;
-  if (bp.pdl) grid_dep_wait();  // (the main kernel's dq_accum and tickets complete)
   AuxIndex x;
   const int64_t block = int64_t(gridDim.x) - 1 - blockIdx.x;
   if (!aux_index(p, block * blockDim.x + threadIdx.x, log2_chunks, rows, &x) || x.c0 >= p.head_dim) return;
@@ -242,22 +239,16 @@ void run_backward_aux(BwdParams& bp, BwdMain main, const void* user, int64_t row
     bp.dq_ticket_rows = kBwdBlockM;  // no step ran: every ticket 0, dQ all zeros
   }
   if (rows > 0) {
-    if (bp.pdl) {
-      check(launch_dependent(bwd_convert_dq_kernel<T>, unsigned(blocks_dq), 256, 0, stream, bp, rows, l_dq, dq_vec),
-            "launch bwd_convert_dq_kernel (dependent)");
-    } else {
-      bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec);
-      check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
-    }
+    bwd_convert_dq_kernel<T><<<unsigned(blocks_dq), 256, 0, stream>>>(bp, rows, l_dq, dq_vec);
+    check(cudaGetLastError(), "launch bwd_convert_dq_kernel");
   }
 }
 
 }  // namespace
 
 void run_backward(const Problem& p, int dq_accum_dim, const Context& context, BwdMain main, const void* user,
-                  bool dq_blocked, bool dq_first_store, bool pdl) {
+                  bool dq_blocked, bool dq_first_store) {
   BwdParams bp;
-  bp.pdl = pdl;
   bp.fwd = make_fwd_params(p);
   bp.dout = tensor_of(p.dout);
   bp.dq = tensor_of(p.dq);

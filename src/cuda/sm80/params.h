@@ -92,11 +92,6 @@ struct BwdParams {
   // semaphores fix): on in the sm90 backward (sm90/bwd_launch.cu), opt-in for the sm80 kernel
   // (run_backward).
   bool rotate_walk = false;
-  // The main kernel and then the dQ conversion launched as programmatic dependents of the kernel
-  // before each (cuda/pdl.h; D's kernel lets the main one be scheduled, each dependent waits before
-  // any global access): run_backward's pdl, which the sm90 backward passes
-  // (FLASHATTN_SM90_BWD_PDL=1; off until measured).
-  bool pdl = false;
   // The factor bwd_convert_dq_kernel multiplies dq_accum by: 1, or softmax's scale where the main
   // kernel left it out of dS (sm80::run_backward sets it from main's return value).
   float dq_scale = 1.0f;

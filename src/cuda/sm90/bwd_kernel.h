@@ -38,7 +38,6 @@
 #include <cmath>
 #include <type_traits>
 
-#include "cuda/pdl.h"
 #include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
 #include "cuda/sm80/params.h"
@@ -262,12 +261,6 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   };
   const sm80::BwdParams& bp = P.bp;
   const sm80::FwdParams& p = bp.fwd;
-  // Launched as a programmatic dependent (BwdParams::pdl): D's kernel, and what came before it,
-  // complete before any global access; then the dQ conversion's grid may be scheduled.
-  if (bp.pdl) {
-    grid_dep_wait();
-    grid_dep_launch();
-  }
   extern __shared__ __align__(16) unsigned char smem_raw[];
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
   unsigned char* smem = smem_align1024(smem_raw);

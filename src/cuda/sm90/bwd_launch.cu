@@ -333,10 +333,7 @@ void sm90_backward(const Problem& p, const KernelEntry& kernel, const Context& c
   const bool first_store =
       !p.deterministic && !p.varlen && sm90::env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true) && store_on;
   const sm90::Launch l{&kernel, &p, &context, forced ? store_env[0] - '0' : 2};
-  // The main kernel and the dQ conversion as programmatic dependents of the kernel before each
-  // (sm80::BwdParams::pdl): FLASHATTN_SM90_BWD_PDL=1, off until measured.
-  const bool pdl = sm90::env_choice("FLASHATTN_SM90_BWD_PDL", false);
-  sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l, false, first_store, pdl);
+  sm80::run_backward(p, kernel.head_dim, context, &sm90::launch_main, &l, false, first_store);
 }
 
 }  // namespace flashattn::cuda

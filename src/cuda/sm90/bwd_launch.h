@@ -9,7 +9,6 @@
 #include <string>
 
 #include "cuda/backend.h"
-#include "cuda/pdl.h"
 #include "cuda/sm80/check.h"
 #include "cuda/sm90/bwd_kernel.h"
 
@@ -49,13 +48,8 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
-  if (P.bp.pdl) {
-    check(launch_dependent(kernel, unsigned(blocks), C::kThreads, C::kSmemBytes, stream, P),
-          "launch sm90 bwd_kernel (dependent)");
-  } else {
-    kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
-    check(cudaGetLastError(), "launch sm90 bwd_kernel");
-  }
+  kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
+  check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
 // 64-query steps (tiers 64 and 128): a score modifier (with or without dropout) in the kernel

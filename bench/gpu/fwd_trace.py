@@ -4,7 +4,9 @@ src/cuda/sm90/fwd_kernel.h; bench/gpu/fwd_trace.sh runs it): reads flashattn_gpu
 ("T cta role tile e0..e4 n e6 e7 w0 w1 w2" lines, the last launch's), prints per consumer warpgroup
 the mean cycles of each phase of a tile, of its waits (turn, K/V, its wgmma groups) and a
 least-squares fit of a tile's cycles = a + b * key blocks (a: the per-tile cost outside the
-key-block work), and the producer's Q-slot waits and Q latency."""
+key-block work), and the producer's Q-slot waits and Q latency; then every CTA's span ("S cta start
+end0 end1 end2 end3 items" lines, %globaltimer ns): how late the CTAs start, how early they end
+before the last one, by their item counts."""
 import statistics
 import sys
 
@@ -22,10 +24,38 @@ def fit(pts):
     return my - b * mx, b
 
 
+def spans(lines):
+    """The CTAs' spans: start spread, end spread and the SMs' idle share of the kernel's span."""
+    recs = {}
+    for f in lines:
+        if len(f) == 8 and f[0] == "S" and all(x.isdigit() for x in f[1:]):
+            recs[int(f[1])] = [int(x) for x in f[2:]]  # the last launch wins
+    if not recs:
+        return
+    t0 = min(r[0] for r in recs.values())
+    rel = lambda t: (t - t0) % (1 << 32)  # (the timer's low 32 bits; a kernel spans far less than 4 s)
+    start = {c: rel(r[0]) for c, r in recs.items()}
+    end = {c: max(rel(x) for x in r[1:5] if x) for c, r in recs.items()}
+    items = {c: r[5] for c, r in recs.items()}
+    span = max(end.values())
+    busy = [end[c] - start[c] for c in recs]
+    idle_end = [span - end[c] for c in recs]
+    print("CTAs %d, span %.1f us; start: mean %.2f us, max %.2f us after the first; end before the last: "
+          "mean %.2f us, max %.2f us; busy share %.2f%%" % (
+              len(recs), span / 1e3, statistics.mean(start.values()) / 1e3, max(start.values()) / 1e3,
+              statistics.mean(idle_end) / 1e3, max(idle_end) / 1e3, 100.0 * sum(busy) / (len(recs) * span)))
+    for n in sorted(set(items.values())):
+        cs = [c for c in recs if items[c] == n]
+        print("  %d items: %d CTAs, end %.2f-%.2f us (mean %.2f), busy mean %.2f us" % (
+            n, len(cs), min(end[c] for c in cs) / 1e3, max(end[c] for c in cs) / 1e3,
+            statistics.mean(end[c] for c in cs) / 1e3, statistics.mean(end[c] - start[c] for c in cs) / 1e3))
+
+
 def main():
     rows = {}
-    for line in sys.stdin:
-        f = line.split()
+    lines = [line.split() for line in sys.stdin]
+    spans(lines)
+    for f in lines:
         # (10, 12 fields: builds before the epilogue's events, the waits; a line the benchmark's
         # stderr cut into is skipped)
         if len(f) in (10, 12, 15) and f[0] == "T" and all(x.isdigit() for x in f[1:]):

@@ -45,6 +45,16 @@ namespace flashattn::cuda::sm90 {
 // for its own wgmma groups (wgmma_wait).
 constexpr int kTraceCtas = 4, kTraceRoles = 4, kTraceTiles = 64, kTraceEvents = 11;
 constexpr int kTraceWords = kTraceCtas * kTraceRoles * kTraceTiles * kTraceEvents;
+// After them, every CTA's span (the first kTraceSpanCtas CTAs) in %globaltimer ns (one clock for
+// all SMs; its low 32 bits): the CTA's start, the producer's end, each consumer warpgroup's end
+// (past its last TMA store), and its work items: "S cta start end0 end1 end2 end3 items".
+constexpr int kTraceSpanCtas = 1024, kTraceSpanWords = 6;
+constexpr int kTraceAllWords = kTraceWords + kTraceSpanCtas * kTraceSpanWords;
+__device__ __forceinline__ uint32_t trace_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return uint32_t(t);
+}
 #endif
 
 using sm80::FwdParams;
@@ -198,12 +208,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 
 #ifdef FLASHATTN_SM90_TRACE
   const long long trace_t0 = clock64();
+  // The CTA's span (kTraceSpanCtas above): word w of its record.
+  auto trace_span = [&](int w, uint32_t v) {
+    if (P.trace != nullptr && blockIdx.x < kTraceSpanCtas)
+      P.trace[kTraceWords + blockIdx.x * kTraceSpanWords + w] = v;
+  };
+  if (threadIdx.x == 0) trace_span(0, trace_ns());
   auto trace = [&](int role, int tile, int ev, uint32_t v = 0xffffffffu) {
     if (P.trace != nullptr && blockIdx.x < kTraceCtas && tile < kTraceTiles)
       P.trace[((blockIdx.x * kTraceRoles + role) * kTraceTiles + tile) * kTraceEvents + ev] =
           v != 0xffffffffu ? v : uint32_t(clock64() - trace_t0);
   };
 #define FA_TRACE(...) trace(__VA_ARGS__)
+#define FA_TRACE_SPAN(...) trace_span(__VA_ARGS__)
   long long trace_wait[3] = {0, 0, 0};  // the current tile's cycles waiting: turn, K/V, wgmma
 #define FA_WAIT(k, ...)                          \
   do {                                           \
@@ -213,6 +230,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   } while (0)
 #else
 #define FA_TRACE(...) ((void)0)
+#define FA_TRACE_SPAN(...) ((void)0)
 #define FA_WAIT(k, ...) __VA_ARGS__
 #endif
   // A measured switch: P's field, or its default compiled in (fwd90_default).
@@ -403,6 +421,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         have = next;
         ++tile_no;
       }
+      FA_TRACE_SPAN(1, trace_ns());
     }
     return;
   }
@@ -961,10 +980,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   }
   if (kDeferOut && pending) write_out();
   if (store_o && tid == 0) bulk_wait();  // before the CTA's shared memory goes
+  if (tid == 0) FA_TRACE_SPAN(2 + cw, trace_ns());
+  if (tid == 0 && cw == 0) FA_TRACE_SPAN(5, uint32_t(tiles));
   if (pingpong && cw == 0) named_bar_sync(1, 256);
 }
 
 #undef FA_TRACE
+#undef FA_TRACE_SPAN
 #undef FA_WAIT
 #undef FA_SWITCH
 

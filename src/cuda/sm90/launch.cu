@@ -263,8 +263,8 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // The diagnostic timeline (fwd_kernel.h): a zeroed buffer, then the lines on stdout. It
   // synchronizes the stream: a measurement build only.
   static uint32_t* trace = nullptr;
-  if (trace == nullptr) check(cudaMalloc(&trace, sm90::kTraceWords * 4), "cudaMalloc(trace)");
-  check(cudaMemsetAsync(trace, 0, sm90::kTraceWords * 4, static_cast<cudaStream_t>(context.cuda_stream)), "cudaMemsetAsync(trace)");
+  if (trace == nullptr) check(cudaMalloc(&trace, sm90::kTraceAllWords * 4), "cudaMalloc(trace)");
+  check(cudaMemsetAsync(trace, 0, sm90::kTraceAllWords * 4, static_cast<cudaStream_t>(context.cuda_stream)), "cudaMemsetAsync(trace)");
   P.trace = trace;
 #endif
   // The build that reads the switches even with every one at its default (fwd_kernel.h
@@ -272,7 +272,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.switched = sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
   kernel.launch(&P, context.cuda_stream);
 #ifdef FLASHATTN_SM90_TRACE
-  std::vector<uint32_t> h(sm90::kTraceWords);
+  std::vector<uint32_t> h(sm90::kTraceAllWords);
   check(cudaStreamSynchronize(static_cast<cudaStream_t>(context.cuda_stream)), "cudaStreamSynchronize(trace)");
   check(cudaMemcpy(h.data(), trace, h.size() * 4, cudaMemcpyDeviceToHost), "cudaMemcpy(trace)");
   for (int c = 0; c < sm90::kTraceCtas; ++c)
@@ -283,6 +283,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
           std::printf("T %d %d %d %u %u %u %u %u %u %u %u %u %u %u\n", c, r, t, e[0], e[1], e[2], e[3], e[4], e[5], e[6],
                       e[7], e[8], e[9], e[10]);
       }
+  for (int c = 0; c < sm90::kTraceSpanCtas; ++c) {
+    const uint32_t* e = &h[sm90::kTraceWords + c * sm90::kTraceSpanWords];
+    if (e[0]) std::printf("S %d %u %u %u %u %u %u\n", c, e[0], e[1], e[2], e[3], e[4], e[5]);
+  }
 #endif
 }
 

@@ -26,10 +26,13 @@ def fit(pts):
 
 def spans(lines):
     """The CTAs' spans: start spread, end spread and the SMs' idle share of the kernel's span."""
-    recs = {}
+    recs, prev = {}, -1
     for f in lines:
         if len(f) == 8 and f[0] == "S" and all(x.isdigit() for x in f[1:]):
-            recs[int(f[1])] = [int(x) for x in f[2:]]  # the last launch wins
+            if int(f[1]) <= prev:
+                recs = {}  # the next launch's lines: the last launch's only (a line cut into is skipped)
+            prev = int(f[1])
+            recs[prev] = [int(x) for x in f[2:]]
     if not recs:
         return
     t0 = min(r[0] for r in recs.values())

@@ -625,6 +625,38 @@ TEST(Sm90, StreamKTail) {
   SKIP_IF_NONE_RAN(ran);
 }
 
+// Whole tiles taken by tickets (the default on a persistent grid with more tiles than CTAs,
+// FwdParams90::tile_tickets) against the static rounds (FLASHATTN_SM90_DYNAMIC=0): the same bytes
+// of O and the LSE (a tile's result does not depend on the CTA that computes it). The walks of
+// expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on three CTAs and on one
+// (tickets by the dozen), the many-tiles shapes on three CTAs (empty sequences, the extras
+// kernel), and the stream-K tail after the ticketed rounds (grids of 5 and 11 CTAs). The same
+// grids against the reference: PersistentManyTiles, PersistentThreeCtas, StreamKTail (which run
+// with the tickets, the default).
+TEST(Sm90, DynamicTilesSameBytes) {
+  REQUIRE_SM90();
+  const char* env = "FLASHATTN_SM90_DYNAMIC";
+  int ran = expect_same_bytes_walks(env);
+  auto same = [&](const Spec& s) {
+    if (!tier_in_build(s, false)) return;
+    expect_same_bytes_of(s, env);
+    ++ran;
+  };
+  with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
+    for (int d : {64, 128, 256})
+      for (int variant = 0; variant < 4; ++variant) same(many_tiles_spec(d, variant, uint64_t(d * 100 + variant + 90)));
+  });
+  with_env("FLASHATTN_SM90_STREAMK", "1", [&] {
+    for (const char* grid : {"5", "11"})
+      with_env("FLASHATTN_SM90_PERSISTENT", grid, [&] {
+        for (int d : {64, 128})
+          for (int variant = 0; variant < 3; ++variant)
+            same(streamk_spec(d, variant, 3, 4, 500, 700, uint64_t(d * 10 + variant + 7300)));
+      });
+  });
+  SKIP_IF_NONE_RAN(ran);
+}
+
 // Causal tiles in head groups (config.h TileMap90, launch.cu): more (batch, head) pairs than
 // half the SMs take groups of a quarter of the SMs (72 pairs: 33 and 39 with the remainder),
 // between a quarter and half the SMs groups of a sixth where the tiles have 128 rows (48 pairs);

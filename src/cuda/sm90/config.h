@@ -30,10 +30,11 @@ struct Fwd90Config {
   static constexpr int kBytesO = kPanelsV * kPanelQ;
   // Barriers: Q full/empty per Q buffer (two at most), K/V full/empty per stage; +1024: alignment slack.
   static constexpr int kBarBytes = (4 + 4 * kStages) * 8 + 1024;
-  // The ring of tile records (TileInfo90 below) is a static __shared__ array: the dynamic shared
-  // memory has Hopper's 227 KB a block less its bytes.
+  // The ring of tile records (TileInfo90 below) and the tile tickets' handoff (two mbarriers and a
+  // slot, fwd_kernel.h) are static __shared__: the dynamic shared memory has Hopper's 227 KB a
+  // block less their bytes.
   static constexpr int kTileInfos = 4;
-  static constexpr int kBudget = 227 * 1024 - kTileInfos * 64;
+  static constexpr int kBudget = 227 * 1024 - kTileInfos * 64 - 32;
   static constexpr bool kStoreO = kBytesQ + kBytesRing + kBytesO + kBarBytes <= kBudget;
   // Two Q buffers where they fit beside the ring and the O tile (the O tile first; head_dim 64, 96
   // and 128 on their default key blocks, 192/128 on the alternative 64; 1.9 KB to spare at 96 and

@@ -158,6 +158,15 @@ struct FwdParams90 {
   // consumer warpgroup, 128 threads' O, row maxima and row sums as float4s, thread fastest; a flag
   // a consumer warpgroup. The launcher decides (launch.cu).
   StreamKLaunch sk;
+  // Dynamic whole tiles (a persistent grid): a CTA's first tile is blockIdx.x and each next one
+  // gridDim.x + a ticket, an atomic count, so the CTAs of faster SMs take more tiles (session 49's
+  // trace: the CTAs of a launch differ by up to 7% a tile, the same CTAs in every launch). A
+  // second producer thread takes the tickets, one ahead of the producer's use (fwd_kernel.h).
+  // tile_tickets: 16 bytes nobody clears, a flag (tile_tickets[0], set to tile_epoch, unique per
+  // launch, once the count is zeroed) and the count (tile_tickets[1]). Null: the static rounds
+  // (StreamK::round_tile). A stream-K tail stays static after them. The launcher decides (launch.cu).
+  unsigned long long* tile_tickets = nullptr;
+  unsigned long long tile_epoch = 0;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
 #endif
@@ -260,6 +269,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // static array: its fields' addresses are constants, where a pointer into the dynamic shared
   // memory took registers in the consumers' loop, session 33.)
   __shared__ TileInfo90 infos[C::kTileInfos];
+  // The tile tickets' handoff (FwdParams90::tile_tickets; config.h counts its 32 bytes): producer
+  // thread 32 takes ticket k + 1 from global memory once the producer (thread 0) has read ticket k
+  // from the slot, so the atomic's latency stays off the producer's path (and its registers: in
+  // thread 0 the atomic spilled the 24-register producer).
+  __shared__ uint64_t ticket_bar[2];  // full, empty
+  __shared__ int ticket_slot;
 
   if (threadIdx.x == 0) {
     for (int j = 0; j < 2; ++j) {
@@ -272,6 +287,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mbar_init(k_empty + s, C::kConsumers);  // one arrival per consumer warpgroup
       mbar_init(v_empty + s, C::kConsumers);
     }
+    mbar_init(ticket_bar, 1);
+    mbar_init(ticket_bar + 1, 1);
     fence_barrier_init();
   }
   __syncthreads();
@@ -287,6 +304,34 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
     regs_dealloc<C::kProducerRegs>();
 #endif
+    // Whole tiles by ticket: those of the rounds before a stream-K tail, [0, dp_rounds * grid)
+    // (past the last tile where there is no tail: the producer skips those). Below 2^31 (launch.h).
+    const auto ticket_end = [&] { return P.sk.plan.dp_rounds * int(gridDim.x); };
+    if (__shfl_sync(~0u, int(threadIdx.x) / 32, 0) == 1) {
+      // The tickets' server, lane 0 of warp 1 (a warp-uniform branch: as a branch on thread 32
+      // beside thread 0's, ptxas spilled the 24-register producer): ticket k into the slot
+      // (full's phase k) once the producer has read ticket k - 1 (empty's phase k - 1); the first
+      // past the whole tiles is the last. The counter (tile_tickets[1]) is nobody's to clear: CTA 0
+      // zeroes it and then sets the flag (tile_tickets[0]) to this launch's epoch; the others wait
+      // for the flag before their first ticket (in practice long set: they take it a tile after
+      // their start, and CTA 0 is dispatched first).
+      if (threadIdx.x == 32 && P.tile_tickets != nullptr) {
+        int* count = reinterpret_cast<int*>(P.tile_tickets + 1);
+        if (ctaid_x() == 0) {
+          *count = 0;
+          st_release_gpu(P.tile_tickets, P.tile_epoch);
+        }
+        while (ld_acquire_gpu(P.tile_tickets) != P.tile_epoch) __nanosleep(256);
+        for (int k = 0;; ++k) {
+          if (k > 0) mbar_wait_idle(ticket_bar + 1, uint32_t(k - 1) & 1);
+          const int t = int(gridDim.x) + atomicAdd(count, 1);
+          ticket_slot = t;
+          mbar_arrive(ticket_bar);
+          if (t >= ticket_end()) break;
+        }
+      }
+      return;
+    }
     if (threadIdx.x == 0) {
       // Tiles (query block, batch, head): a persistent grid walks them in rounds of gridDim.x in a
       // snake (config.h StreamK::round_tile; 16k causal with plain striding: CTA 0 had 14% more
@@ -337,12 +382,32 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // P.sk.plan.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this
       // CTA's pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only,
       // as n_hi and n_count); false when none is left.
+      // With tile_tickets the whole tiles [0, ticket_end()) come first by tickets (the CTA's
+      // first: blockIdx.x), then *c jumps to dp_rounds: the tail's pieces, or the end.
+      bool by_ticket = P.tile_tickets != nullptr;
       auto next_item = [&](int* c) {
         for (;;) {
           StreamKPiece pc;
-          // (blockIdx.x through a volatile read: what derives from it is not held in registers
-          // across the tile loop; session 27's spills.)
-          if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) return false;
+          if (by_ticket) {
+            if (*c == 0) {
+              pc.tile = ctaid_x();
+            } else {  // ticket *c - 1 from thread 32's slot
+              mbar_wait_idle(ticket_bar, uint32_t(*c - 1) & 1);
+              pc.tile = ticket_slot;
+              mbar_arrive(ticket_bar + 1);
+            }
+            pc.role = StreamKPiece::kWhole;
+            ++*c;
+            if (pc.tile >= ticket_end()) {
+              by_ticket = false;
+              *c = P.sk.plan.dp_rounds;
+              continue;
+            }
+          } else if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) {
+            // (blockIdx.x through a volatile read: what derives from it is not held in registers
+            // across the tile loop; session 27's spills.)
+            return false;
+          }
           if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
           cur.role = pc.role;
           if (pc.role != StreamKPiece::kWhole) {

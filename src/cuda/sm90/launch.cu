@@ -259,6 +259,18 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     const std::size_t slot_bytes = std::size_t(block_m / 64) * 128 * (kernel.head_dim_v / 8 + 1) * 16;
     if (P.sk.plan.width > 0) split_ws = P.sk.allocate(context, tiles, grid, slot_bytes, block_m / 64);
   }
+  // Dynamic whole tiles on a persistent grid with more tiles than CTAs (FwdParams90::tile_tickets:
+  // 16 bytes, never cleared: CTA 0 zeroes the count and flags it with this launch's epoch; the
+  // tickets are ints: below 2^30 tiles). FLASHATTN_SM90_DYNAMIC=0: the static rounds.
+  std::unique_ptr<Workspace> ticket_ws;
+  if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", true)) {
+    const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
+    if (sm90::fwd90_grid(tiles, true, P.sm_count) < tiles && tiles < (int64_t(1) << 30)) {
+      ticket_ws = std::make_unique<Workspace>(context, 16);
+      P.tile_tickets = reinterpret_cast<unsigned long long*>(ticket_ws->data());
+      P.tile_epoch = sm90::fresh_epoch();
+    }
+  }
 #ifdef FLASHATTN_SM90_TRACE
   // The diagnostic timeline (fwd_kernel.h): a zeroed buffer, then the lines on stdout. It
   // synchronizes the stream: a measurement build only.

@@ -17,6 +17,14 @@
 
 namespace flashattn::cuda::sm90 {
 
+// A 64-bit tag unique per launch in this process (and, from the clock, unlike another process's):
+// a flag or counter left in reused memory never matches it.
+inline unsigned long long fresh_epoch() {
+  static std::atomic<unsigned long long> next{
+      (static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) << 20) | 1};
+  return next.fetch_add(1);
+}
+
 struct StreamKLaunch {
   StreamK plan;                  // width 0: no tail (the launchers fill in whole rounds only)
   int64_t tiles = 0, grid = 0;   // what the plan is for (the kernels' launchers check them)
@@ -35,11 +43,7 @@ struct StreamKLaunch {
     auto ws = std::make_unique<Workspace>(ctx, part_bytes + std::size_t(grid) * flags_per_slot * 8);
     part = reinterpret_cast<float4*>(ws->data());
     flag = reinterpret_cast<unsigned long long*>(ws->data() + part_bytes);
-    // Unique per launch in this process (and, from the clock, unlike another process's): a flag
-    // left in reused memory never matches.
-    static std::atomic<unsigned long long> next{
-        (static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) << 20) | 1};
-    epoch = next.fetch_add(1);
+    epoch = fresh_epoch();
     return ws;
   }
 };

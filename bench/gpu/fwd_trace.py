@@ -7,6 +7,7 @@ least-squares fit of a tile's cycles = a + b * key blocks (a: the per-tile cost 
 key-block work), and the producer's Q-slot waits and Q latency; then every CTA's span ("S cta start
 end0 end1 end2 end3 items" lines, %globaltimer ns): how late the CTAs start, how early they end
 before the last one, by their item counts."""
+import heapq
 import statistics
 import sys
 
@@ -47,6 +48,17 @@ def spans(lines):
           "mean %.2f us, max %.2f us; busy share %.2f%%" % (
               len(recs), span / 1e3, statistics.mean(start.values()) / 1e3, max(start.values()) / 1e3,
               statistics.mean(idle_end) / 1e3, max(idle_end) / 1e3, 100.0 * sum(busy) / (len(recs) * span)))
+    # A greedy schedule at these CTAs' speeds (a CTA's mean time an item; whole items taken as
+    # CTAs free up): what dynamic tiles could reach, against the span.
+    per = {c: (end[c] - start[c]) / items[c] for c in recs if items[c] > 0}
+    if per:
+        free = sorted((0.0, c) for c in per)
+        for _ in range(sum(items[c] for c in per)):
+            t, c = heapq.heappop(free)
+            heapq.heappush(free, (t + per[c], c))
+        print("  greedy model at these speeds: %.1f us (%.1f%% under the span); a CTA's item %.2f-%.2f us" % (
+            max(t for t, _ in free) / 1e3, 100.0 * (1 - max(t for t, _ in free) / span), min(per.values()) / 1e3,
+            max(per.values()) / 1e3))
     for n in sorted(set(items.values())):
         cs = [c for c in recs if items[c] == n]
         print("  %d items: %d CTAs, end %.2f-%.2f us (mean %.2f), busy mean %.2f us" % (

@@ -625,14 +625,14 @@ TEST(Sm90, StreamKTail) {
   SKIP_IF_NONE_RAN(ran);
 }
 
-// Whole tiles taken by tickets (the default on a persistent grid with more tiles than CTAs,
-// FwdParams90::tile_tickets) against the static rounds (FLASHATTN_SM90_DYNAMIC=0): the same bytes
+// Whole tiles taken by tickets on a persistent grid with more tiles than CTAs
+// (FwdParams90::tile_tickets, FLASHATTN_SM90_DYNAMIC=1) against the static rounds (=0): the same bytes
 // of O and the LSE (a tile's result does not depend on the CTA that computes it). The walks of
 // expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on three CTAs and on one
 // (tickets by the dozen), the many-tiles shapes on three CTAs (empty sequences, the extras
 // kernel), and the stream-K tail after the ticketed rounds (grids of 5 and 11 CTAs). The same
-// grids against the reference: PersistentManyTiles, PersistentThreeCtas, StreamKTail (which run
-// with the tickets, the default).
+// grids with the static rounds against the reference: PersistentManyTiles, PersistentThreeCtas,
+// StreamKTail.
 TEST(Sm90, DynamicTilesSameBytes) {
   REQUIRE_SM90();
   const char* env = "FLASHATTN_SM90_DYNAMIC";

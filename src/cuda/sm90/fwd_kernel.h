@@ -164,7 +164,8 @@ struct FwdParams90 {
   // second producer thread takes the tickets, one ahead of the producer's use (fwd_kernel.h).
   // tile_tickets: 16 bytes nobody clears, a flag (tile_tickets[0], set to tile_epoch, unique per
   // launch, once the count is zeroed) and the count (tile_tickets[1]). Null: the static rounds
-  // (StreamK::round_tile). A stream-K tail stays static after them. The launcher decides (launch.cu).
+  // (StreamK::round_tile). A stream-K tail stays static after them. The launcher decides (launch.cu:
+  // FLASHATTN_SM90_DYNAMIC=1, off until measured).
   unsigned long long* tile_tickets = nullptr;
   unsigned long long tile_epoch = 0;
 #ifdef FLASHATTN_SM90_TRACE

@@ -11,7 +11,8 @@
 # stalls beside ours; cudnn, cuDNN's (SDPA's cuDNN backend): the details page only of the first
 # 12 kernels of fa2_once.py's run (cuDNN's kernel names are not ours to know in advance: the
 # page holds the RNG kernels too), into ncu-details-cudnn-<tag>.txt. The clocks are left alone
-# (--clock-control none, as the device notes ask), as in profile.sh.
+# (--clock-control none, as the device notes ask), as in profile.sh. Ours beside cuDNN's:
+# bench/gpu/ncu_compare.py ncu-details-<tag>.txt ncu-details-cudnn-<tag>.txt.
 set -u
 BUILD=$1 OUTD=$2 HD=${3:-64} SEQ=${4:-8192} PASS=${5:-bwd} CAUSAL=${6:-0} WHO=${7:-ours}
 TAG=$PASS-d$HD-$SEQ$([[ $CAUSAL == 1 ]] && echo c)

@@ -306,7 +306,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     regs_dealloc<C::kProducerRegs>();
 #endif
     // Whole tiles by ticket: those of the rounds before a stream-K tail, [0, dp_rounds * grid)
-    // (past the last tile where there is no tail: the producer skips those). Below 2^31 (launch.h).
+    // (past the last tile where there is no tail: the producer skips those). Ints: the launcher
+    // takes tickets below 2^30 tiles only (launch.cu).
     const auto ticket_end = [&] { return P.sk.plan.dp_rounds * int(gridDim.x); };
     if (__shfl_sync(~0u, int(threadIdx.x) / 32, 0) == 1) {
       // The tickets' server, lane 0 of warp 1 (a warp-uniform branch: as a branch on thread 32

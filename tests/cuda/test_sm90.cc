@@ -630,8 +630,10 @@ TEST(Sm90, StreamKTail) {
 // of O and the LSE (a tile's result does not depend on the CTA that computes it). The walks of
 // expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on three CTAs and on one
 // (tickets by the dozen), the many-tiles shapes on three CTAs (empty sequences, the extras
-// kernel), and the stream-K tail after the ticketed rounds (grids of 5 and 11 CTAs). The same
-// grids with the static rounds against the reference: PersistentManyTiles, PersistentThreeCtas,
+// kernel), the stream-K tail after the ticketed rounds (grids of 5 and 11 CTAs), and a tail with
+// no whole round before it (7 CTAs, 8-12 tiles: no CTA takes a ticket; session 50's first
+// run of the late claims hung there, the ticket server waiting for a request). The same grids
+// with the static rounds against the reference: PersistentManyTiles, PersistentThreeCtas,
 // StreamKTail.
 TEST(Sm90, DynamicTilesSameBytes) {
   REQUIRE_SM90();
@@ -653,6 +655,9 @@ TEST(Sm90, DynamicTilesSameBytes) {
           for (int variant = 0; variant < 3; ++variant)
             same(streamk_spec(d, variant, 3, 4, 500, 700, uint64_t(d * 10 + variant + 7300)));
       });
+    with_env("FLASHATTN_SM90_PERSISTENT", "7", [&] {
+      for (int d : {64, 128}) same(streamk_spec(d, 0, 1, 4, 300, 8192, uint64_t(d + 7400)));
+    });
   });
   SKIP_IF_NONE_RAN(ran);
 }

@@ -14,15 +14,14 @@ struct Fwd90Config {
   static constexpr int kD = kD_;    // head_dim tier (Q, K)
   static constexpr int kDv = kDv_;  // head_dim_v tier (V, O): kD, or 128 with kD = 192
   // Consumer warpgroups of 64 query rows each (2, or 3 where the softmax dominates), and one
-  // producer warpgroup. Registers (setmaxnreg): the consumers take 240 each for two, 160 for
-  // three, and the producer keeps the rest of the 64K register file's share of the launch (168 a
-  // thread at 384 threads: 24; 128 at 512: 32, where the late ticket claims spilled 58 B at 24).
+  // producer warpgroup. Registers (setmaxnreg): the producer keeps 24, the consumers share the
+  // rest of the 64K register file (240 each for two, 160 for three).
   static constexpr int kConsumers = kConsumers_;
   static constexpr int kBlockM = 64 * kConsumers;
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kProducerRegs = kConsumers == 2 ? 24 : 32, kConsumerRegs = kConsumers == 2 ? 240 : 160;
+  static constexpr int kProducerRegs = 24, kConsumerRegs = kConsumers == 2 ? 240 : 160;
   static constexpr int kPanels = (kD + 63) / 64, kPanelsV = (kDv + 63) / 64;  // 64-column panels
   static constexpr int kPanelQ = kBlockM * 128, kPanelKV = kBlockN * 128;  // bytes per panel
   static constexpr int kBytesQ = kPanels * kPanelQ, kBytesK = kPanels * kPanelKV, kBytesV = kPanelsV * kPanelKV;

@@ -161,11 +161,12 @@ struct FwdParams90 {
   // Dynamic whole tiles (a persistent grid): a CTA's first tile is blockIdx.x and each next one
   // gridDim.x + a ticket, an atomic count, so the CTAs of faster SMs take more tiles (session 49's
   // trace: the CTAs of a launch differ by up to 7% a tile, the same CTAs in every launch). A
-  // second producer thread takes the tickets, one ahead of the producer's use (fwd_kernel.h).
+  // second producer thread takes each ticket when the producer asks, after its current item's
+  // last key-block loads (session 50: taken a tile ahead they lost 3-4% at causal 1k-2k).
   // tile_tickets: 16 bytes nobody clears, a flag (tile_tickets[0], set to tile_epoch, unique per
   // launch, once the count is zeroed) and the count (tile_tickets[1]). Null: the static rounds
   // (StreamK::round_tile). A stream-K tail stays static after them. The launcher decides (launch.cu:
-  // FLASHATTN_SM90_DYNAMIC=1, off until measured).
+  // FLASHATTN_SM90_DYNAMIC=1, off until the late claims are measured).
   unsigned long long* tile_tickets = nullptr;
   unsigned long long tile_epoch = 0;
 #ifdef FLASHATTN_SM90_TRACE
@@ -318,7 +319,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // is nobody's to clear: CTA 0 zeroes it and then sets the flag (tile_tickets[0]) to this
       // launch's epoch; the others wait for the flag before their first ticket (in practice long
       // set: they ask a tile after their start, and CTA 0 is dispatched first).
-      if (threadIdx.x == 32 && P.tile_tickets != nullptr) {
+      // No whole rounds before a stream-K tail (ticket_end() 0): no CTA asks for a ticket.
+      if (threadIdx.x == 32 && P.tile_tickets != nullptr && ticket_end() > 0) {
         int* count = reinterpret_cast<int*>(P.tile_tickets + 1);
         if (ctaid_x() == 0) {
           *count = 0;
@@ -429,7 +431,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // first key block where there are two Q buffers (its buffer was freed by item j - 1's last
       // S), else after item j's last (whose S frees the one buffer). After the last item a record
       // with n_count -1 and an arrival without a load end the consumers' walk.
-      int it = 0, q_loads = 0, tile_no = 0;
+      int it = 0, q_loads = 0, tile_no = -1;
       auto publish = [&](bool have) {  // the item in cur, or the end
         const int qs = q_loads % q_bufs;
         FA_TRACE(0, q_loads, 0);
@@ -449,17 +451,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
         ++q_loads;
       };
+      // The walk starts with an empty item (cur's n_count 0, nothing loaded or published for it):
+      // its turn takes and publishes the CTA's first (one call site of next_item fewer: the
+      // 24-register producer spilled with three).
       int cursor = 0;
-      bool have = next_item(&cursor);
-      publish(have);
+      bool have = true;
       while (have) {
         const int c_hi = cur.n_hi, c_count = cur.n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
         const int c_idle = C::kConsumers - live_consumers(cur.rows);  // warpgroups skipping the item
         const int c_skip = cur.skip;  // and those skipping its first key blocks
-        // The next item, taken after the loads of key block q_at (with two Q buffers the first:
-        // its Q loads a tile ahead) and published with its Q; with tickets after this item's last
-        // (q_at -1): a claim at the first block held the next tile a whole tile early (session 50).
-        bool next = false;
+        // The next item, published with its Q after the loads of key block q_at (with two Q
+        // buffers the first: its Q loads a tile ahead). With tickets it is claimed and published
+        // after this item's last (q_at -1): a claim before the first held the next tile a whole
+        // tile early (session 50).
+        bool next = P.tile_tickets != nullptr ? false : next_item(&cursor);
         const int q_at = P.tile_tickets != nullptr ? -1 : q_bufs == 2 ? 0 : c_count - 1;
         // Key blocks from the last to the first: the masked diagonal block comes first. The
         // arrivals on each stage's empty barriers for the warpgroups that skip the block (idle, or
@@ -486,15 +491,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
             tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
-          if (i == q_at) {
-            next = next_item(&cursor);
-            publish(next);
-          }
+          if (i == q_at) publish(next);
         }
-        if (q_at < 0 || c_count == 0) {
-          next = next_item(&cursor);
-          publish(next);
-        }
+        if (q_at < 0) next = next_item(&cursor);
+        if (q_at < 0 || c_count == 0) publish(next);
         have = next;
         ++tile_no;
       }

@@ -32,6 +32,8 @@
 #   SAN_BWD    1: compute-sanitizer memcheck and racecheck of the sanitize program with
 #              FLASHATTN_SM90_BWD_PERSISTENT=3 (three persistent backward CTAs: items in turn)
 #   TABLE      1: bench/gpu_bench.py's same-run table with FA2 and cuDNN (ROUNDS_TABLE, default 2)
+#   CTEST_TIMEOUT  seconds a test may take in the TESTS stage (default 150: the longest, Sm90.StreamKTail,
+#              takes ~70 s; a hung test then fails instead of holding the call to its limit)
 #   COMMIT     the commit to record in the results: write the hash into the call from the development
 #              machine (a `git rev-parse` run on the device read a stale HEAD, session 46)
 set -u -o pipefail
@@ -41,8 +43,13 @@ left() { echo $((BUDGET - ($(date +%s) - T0))); }
 O=/tmp/r
 rm -rf "$O" && mkdir -p "$O"
 LOG=$O/log.txt
-pack() { (cd /tmp && tar czf "$OUT/r.tgz" r 2>/dev/null); }
+pack() { (cd /tmp && tar czf "$OUT/r.tgz.$BASHPID" r 2>/dev/null && mv -f "$OUT/r.tgz.$BASHPID" "$OUT/r.tgz"); }
 sec() { pack; echo "===== $* (t=$(($(date +%s) - T0))s)" | tee -a "$LOG"; }
+# Every 20 s the logs so far into $OUT too: a call cut off at its limit inside a stage (session 50's
+# call 2 hung in ctest and returned only smi.txt) still returns the stage's log.
+(n=0; while sleep 2; do n=$((n + 1)); ((n % 10 == 0)) && pack; done) &  # (2 s sleeps: an orphan outlives the kill by 2 s at most)
+PACKER=$!
+trap 'kill $PACKER 2>/dev/null' EXIT
 export FLASHATTN_COMMIT=${COMMIT:-unknown}
 { nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; } >"$O/smi.txt" 2>&1
 J=$(nproc)
@@ -70,7 +77,7 @@ STAGES=build
 [[ -n "$TESTS" ]] && STAGES=build,test
 sec "tools/gpu-check $STAGES (tiers $TIERS; ctest -R $TESTS)"
 GPU_CHECK_STAGES=$STAGES BUILD_DIR="$PWD/build-gpu" FLASHATTN_HEAD_DIMS="$TIERS" GPU_CHECK_SM80_FORWARD=0 \
-  CTEST_ARGS="-R $TESTS -E Sm90Bwd" CTEST_TIMEOUT=600 tools/gpu-check "$O/gc" >/dev/null 2>&1
+  CTEST_ARGS="-R $TESTS -E Sm90Bwd" CTEST_TIMEOUT=${CTEST_TIMEOUT:-150} tools/gpu-check "$O/gc" >/dev/null 2>&1
 grep -E "build rc|tests (passed|failed)" "$O/gc/gpu-check.log" | tee -a "$LOG"
 BVAR=""
 for name in "${!BPID[@]}"; do

@@ -11,7 +11,10 @@ export COMMIT=${COMMIT:-unknown}
 export FLASHATTN_COMMIT=$COMMIT FLASHATTN_SM90_DYNAMIC=1
 T0=$(date +%s); LIMIT=${LIMIT:-480}
 O=/tmp/r
-pack() { (cd /tmp && tar czf "$OUT/r.tgz" r 2>/dev/null); }
+pack() { (cd /tmp && tar czf "$OUT/r.tgz.$BASHPID" r 2>/dev/null && mv -f "$OUT/r.tgz.$BASHPID" "$OUT/r.tgz"); }
+(n=0; while sleep 2; do n=$((n + 1)); ((n % 10 == 0)) && pack; done) &  # logs so far every 20 s
+PACKER=$!
+trap 'kill $PACKER 2>/dev/null' EXIT
 log() { echo "$* (t=$(($(date +%s) - T0))s)" | tee -a "$O/log.txt"; }
 left() { echo $((LIMIT - ($(date +%s) - T0))); }
 rm -rf "$O" && mkdir -p "$O"

@@ -631,8 +631,8 @@ TEST(Sm90, StreamKTail) {
 // expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on three CTAs and on one
 // (tickets by the dozen), the many-tiles shapes on three CTAs (empty sequences, the extras
 // kernel), the stream-K tail after the ticketed rounds (grids of 5 and 11 CTAs), and a tail with
-// no whole round before it (7 CTAs, 8-12 tiles: no CTA takes a ticket; session 50's first
-// run of the late claims hung there, the ticket server waiting for a request). The same grids
+// no whole round before it (7 CTAs, 8-12 tiles: no CTA takes a ticket; session 50's late-claims
+// patch hung there, its ticket server waiting for a request). The same grids
 // with the static rounds against the reference: PersistentManyTiles, PersistentThreeCtas,
 // StreamKTail.
 TEST(Sm90, DynamicTilesSameBytes) {

@@ -263,8 +263,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // 16 bytes, never cleared: CTA 0 zeroes the count and flags it with this launch's epoch; the
   // tickets are ints: below 2^30 tiles). FLASHATTN_SM90_DYNAMIC=1; off: session 50 measured
   // tickets taken a tile ahead at +2.7-3.1% at 512 queries without a mask and -3 to -4% at causal
-  // 1k-2k. The late claims that followed (fwd_kernel.h) are not measured yet: their first run hung
-  // where no whole round comes before a stream-K tail (mended, not rerun on a GPU).
+  // 1k-2k (each ticket claimed two tiles before its use). Claims after the item's last key-block
+  // loads are prepared as a patch, not yet run to the end on a GPU (bench/results/
+  // NVIDIA_H100_80GB_HBM3/2026-12-06-session50-calls/late-claims-fwd_kernel.patch, bench/NOTES.md).
   std::unique_ptr<Workspace> ticket_ws;
   if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", false)) {
     const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));

@@ -246,12 +246,12 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // 2k 496 / 484 (2.8%) but 8k 535 / 550 (0.7%); head_dim 256 8k 766 / 758 and 2k 699 / 707
   // (2.9% both: each piece costs more there). FLASHATTN_SM90_STREAMK=1 splits wherever it can
   // (tests), =0 never. The tiles and the grid as launch.h computes them (it checks they agree).
+  const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
+  const int64_t grid = sm90::fwd90_grid(tiles, P.persistent != 0, P.sm_count);
   std::unique_ptr<Workspace> split_ws;
   const bool sk_force = sm90::env_choice("FLASHATTN_SM90_STREAMK", false);
   const bool sk_off = !sm90::env_choice("FLASHATTN_SM90_STREAMK", true);
   if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off) {
-    const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
-    const int64_t grid = sm90::fwd90_grid(tiles, P.persistent != 0, P.sm_count);
     const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
     P.sk.plan = sm90::StreamK(tiles, grid, nk);
     if (!sk_force && (P.sk.plan.saving() < 0.02 || kernel.head_dim > 128)) P.sk.plan = sm90::StreamK();
@@ -268,8 +268,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // NVIDIA_H100_80GB_HBM3/2026-12-06-session50-calls/late-claims-fwd_kernel.patch, bench/NOTES.md).
   std::unique_ptr<Workspace> ticket_ws;
   if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", false)) {
-    const int64_t tiles = sm90::fwd90_tiles(p.max_seqlen_q, block_m / P.pack, int64_t(p.batch) * (p.num_heads / P.pack));
-    if (sm90::fwd90_grid(tiles, true, P.sm_count) < tiles && tiles < (int64_t(1) << 30)) {
+    if (grid < tiles && tiles < (int64_t(1) << 30)) {
       ticket_ws = std::make_unique<Workspace>(context, 16);
       P.tile_tickets = reinterpret_cast<unsigned long long*>(ticket_ws->data());
       P.tile_epoch = sm90::fresh_epoch();

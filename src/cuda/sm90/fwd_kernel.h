@@ -161,11 +161,12 @@ struct FwdParams90 {
   // Dynamic whole tiles (a persistent grid): a CTA's first tile is blockIdx.x and each next one
   // gridDim.x + a ticket, an atomic count, so the CTAs of faster SMs take more tiles (session 49's
   // trace: the CTAs of a launch differ by up to 7% a tile, the same CTAs in every launch). A
-  // second producer thread takes the tickets, one ahead of the producer's use (fwd_kernel.h).
+  // second producer thread takes each ticket when the producer asks, after its current item's
+  // last key-block loads (session 50: taken a tile ahead they lost 3-4% at causal 1k-2k).
   // tile_tickets: 16 bytes nobody clears, a flag (tile_tickets[0], set to tile_epoch, unique per
   // launch, once the count is zeroed) and the count (tile_tickets[1]). Null: the static rounds
   // (StreamK::round_tile). A stream-K tail stays static after them. The launcher decides (launch.cu:
-  // FLASHATTN_SM90_DYNAMIC=1, off: session 50 measured it, bench/NOTES.md).
+  // FLASHATTN_SM90_DYNAMIC=1, off until the late claims are measured).
   unsigned long long* tile_tickets = nullptr;
   unsigned long long tile_epoch = 0;
 #ifdef FLASHATTN_SM90_TRACE
@@ -271,10 +272,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // memory took registers in the consumers' loop, session 33.)
   __shared__ TileInfo90 infos[C::kTileInfos];
   // The tile tickets' handoff (FwdParams90::tile_tickets; config.h counts its 32 bytes): producer
-  // thread 32 takes ticket k + 1 from global memory once the producer (thread 0) has read ticket k
-  // from the slot, so the atomic's latency stays off the producer's path (and its registers: in
-  // thread 0 the atomic spilled the 24-register producer).
-  __shared__ uint64_t ticket_bar[2];  // full, empty
+  // thread 32 takes ticket k from global memory on the producer's (thread 0's) request k and puts
+  // it in the slot (in thread 0 the atomic spilled the 24-register producer).
+  __shared__ uint64_t ticket_bar[2];  // full, request
   __shared__ int ticket_slot;
 
   if (threadIdx.x == 0) {
@@ -312,12 +312,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (__shfl_sync(~0u, int(threadIdx.x) / 32, 0) == 1) {
       // The tickets' server, lane 0 of warp 1 (a warp-uniform branch: as a branch on thread 32
       // beside thread 0's, ptxas spilled the 24-register producer): ticket k into the slot
-      // (full's phase k) once the producer has read ticket k - 1 (empty's phase k - 1); the first
-      // past the whole tiles is the last. The counter (tile_tickets[1]) is nobody's to clear: CTA 0
-      // zeroes it and then sets the flag (tile_tickets[0]) to this launch's epoch; the others wait
-      // for the flag before their first ticket (in practice long set: they take it a tile after
-      // their start, and CTA 0 is dispatched first).
-      if (threadIdx.x == 32 && P.tile_tickets != nullptr) {
+      // (full's phase k) on the producer's request k (request's phase k: the producer asks at
+      // its current item's last key block, so a CTA claims its next tile late, session 50: claimed
+      // a tile and more ahead, the causal grids' longest-first tiles balanced worse than the
+      // static snake); the first past the whole tiles is the last. The counter (tile_tickets[1])
+      // is nobody's to clear: CTA 0 zeroes it and then sets the flag (tile_tickets[0]) to this
+      // launch's epoch; the others wait for the flag before their first ticket (in practice long
+      // set: they ask a tile after their start, and CTA 0 is dispatched first).
+      // No whole rounds before a stream-K tail (ticket_end() 0): no CTA asks for a ticket.
+      if (threadIdx.x == 32 && P.tile_tickets != nullptr && ticket_end() > 0) {
         int* count = reinterpret_cast<int*>(P.tile_tickets + 1);
         if (ctaid_x() == 0) {
           *count = 0;
@@ -325,7 +328,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
         while (ld_acquire_gpu(P.tile_tickets) != P.tile_epoch) __nanosleep(256);
         for (int k = 0;; ++k) {
-          if (k > 0) mbar_wait_idle(ticket_bar + 1, uint32_t(k - 1) & 1);
+          mbar_wait_idle(ticket_bar + 1, uint32_t(k) & 1);
           const int t = int(gridDim.x) + atomicAdd(count, 1);
           ticket_slot = t;
           mbar_arrive(ticket_bar);
@@ -393,10 +396,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if (by_ticket) {
             if (*c == 0) {
               pc.tile = ctaid_x();
-            } else {  // ticket *c - 1 from thread 32's slot
+            } else {  // ticket *c - 1 from thread 32's slot, asked for now
+              mbar_arrive(ticket_bar + 1);
               mbar_wait_idle(ticket_bar, uint32_t(*c - 1) & 1);
               pc.tile = ticket_slot;
-              mbar_arrive(ticket_bar + 1);
             }
             pc.role = StreamKPiece::kWhole;
             ++*c;
@@ -428,7 +431,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // first key block where there are two Q buffers (its buffer was freed by item j - 1's last
       // S), else after item j's last (whose S frees the one buffer). After the last item a record
       // with n_count -1 and an arrival without a load end the consumers' walk.
-      int it = 0, q_loads = 0, tile_no = 0;
+      int it = 0, q_loads = 0, tile_no = -1;
       auto publish = [&](bool have) {  // the item in cur, or the end
         const int qs = q_loads % q_bufs;
         FA_TRACE(0, q_loads, 0);
@@ -448,15 +451,21 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         }
         ++q_loads;
       };
+      // The walk starts with an empty item (cur's n_count 0, nothing loaded or published for it):
+      // its turn takes and publishes the CTA's first (one call site of next_item fewer: the
+      // 24-register producer spilled with three).
       int cursor = 0;
-      bool have = next_item(&cursor);
-      publish(have);
+      bool have = true;
       while (have) {
         const int c_hi = cur.n_hi, c_count = cur.n_count, c_k_row0 = k_row0, c_hk = hk, c_kb = kb;
         const int c_idle = C::kConsumers - live_consumers(cur.rows);  // warpgroups skipping the item
         const int c_skip = cur.skip;  // and those skipping its first key blocks
-        const bool next = next_item(&cursor);
-        const int q_at = q_bufs == 2 ? 0 : c_count - 1;
+        // The next item, published with its Q after the loads of key block q_at (with two Q
+        // buffers the first: its Q loads a tile ahead). With tickets it is claimed and published
+        // after this item's last (q_at -1): a claim before the first held the next tile a whole
+        // tile early (session 50).
+        bool next = P.tile_tickets != nullptr ? false : next_item(&cursor);
+        const int q_at = P.tile_tickets != nullptr ? -1 : q_bufs == 2 ? 0 : c_count - 1;
         // Key blocks from the last to the first: the masked diagonal block comes first. The
         // arrivals on each stage's empty barriers for the warpgroups that skip the block (idle, or
         // skipping the walk's first blocks) come right after the wait for its previous phase (so
@@ -484,7 +493,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
           if (i == q_at) publish(next);
         }
-        if (c_count == 0) publish(next);
+        // (The mode, not q_at: with one Q buffer q_at is -1 for an item without key blocks, the
+        // walk's empty first one included, whose next item is already taken.)
+        if (P.tile_tickets != nullptr) next = next_item(&cursor);
+        if (P.tile_tickets != nullptr || c_count == 0) publish(next);
         have = next;
         ++tile_no;
       }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 51 call 1 as run (carry .deps/googletest): call1.sh reordered for a short budget after
 # nine failed starts: the default path first (the patch changes its walk), then the knob on, the
-# A/B late tickets / static (3 rounds), then the sanitizers with tickets on 3 persistent CTAs.
+# A/B late tickets / static (3 rounds), the sanitizers with tickets on 3 persistent CTAs, and
+# where time is left the same-run table with tickets on everywhere.
 set -u
 export COMMIT=919ad5f
 export FLASHATTN_COMMIT=$COMMIT
@@ -40,5 +41,11 @@ for tool in racecheck memcheck; do
     build-gpu/bin/flashattn_cuda_sanitize >"$O/san3_$tool.txt" 2>&1
   log "$tool (grid 3) rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san3_$tool.txt" | tail -1)"
 done
+if [[ $(left) -gt 95 ]]; then
+  log "===== same-run table with tickets on everywhere (left $(left) s)"
+  FLASHATTN_SM90_DYNAMIC=1 timeout $(( $(left) - 5 )) python3 bench/gpu_bench.py --flashattn-bench build-gpu/bin/flashattn_gpu_bench \
+    --peers fa2,cudnn --rounds 2 --results "$O/table" >"$O/table.txt" 2>&1
+  log "table rc=$?"; grep -E "^ +(64|128|256) " "$O/table.txt" >>"$O/log.txt"
+fi
 log "===== done"; pack
 cat $O/log.txt

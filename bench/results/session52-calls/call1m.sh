@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 52 call 1 (merged): two experiments in one machine start (starts are scarce).
-# Tree: 370eeb1 (the ticket-lead patch, committed) + branch s52-dq-halves (64049a1, uncommitted in the
-# tree: the 80-query backward's dQ buffer released per warpgroup half).
+# Tree: main with two branches' changes uncommitted in it: s52-ticket-lead (370eeb1, the ticket-lead
+# patch; reverted on main until it has run) and s52-dq-halves (64049a1, the 80-query backward's dQ
+# buffer released per warpgroup half).
 # _ab/base    = c638825's fwd_kernel.h (late claims): the forward A/B's "main".
 # _ab/bwdbase = main's bwd_kernel.h, bwd_config.h: variant "bwdmain" = the tree without the dQ
 #               halves (the forward A/B's A/A control, the backward A/B's baseline, and the table's

@@ -202,6 +202,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
+  // Tile tickets: the next is asked for this many key blocks before an item's last load (patch).
+  constexpr int kTicketLead = 1;
   constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
   constexpr int kDv = C::kDv;
   constexpr int kNO = kDv / 2;      // O accumulator floats a thread
@@ -390,14 +392,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // With tile_tickets the whole tiles [0, ticket_end()) come first by tickets (the CTA's
       // first: blockIdx.x), then *c jumps to dp_rounds: the tail's pieces, or the end.
       bool by_ticket = P.tile_tickets != nullptr;
+      // Ticket *c - 1 is asked for by the walk (at q_at below); next_item asks again for each
+      // tile it skips (past its sequence).
       auto next_item = [&](int* c) {
-        for (;;) {
+        for (bool retry = false;; retry = true) {
           StreamKPiece pc;
           if (by_ticket) {
             if (*c == 0) {
               pc.tile = ctaid_x();
-            } else {  // ticket *c - 1 from thread 32's slot, asked for now
-              mbar_arrive(ticket_bar + 1);
+            } else {  // ticket *c - 1 from thread 32's slot
+              if (retry) mbar_arrive(ticket_bar + 1);
               mbar_wait_idle(ticket_bar, uint32_t(*c - 1) & 1);
               pc.tile = ticket_slot;
             }
@@ -462,10 +466,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         const int c_skip = cur.skip;  // and those skipping its first key blocks
         // The next item, published with its Q after the loads of key block q_at (with two Q
         // buffers the first: its Q loads a tile ahead). With tickets it is claimed and published
-        // after this item's last (q_at -1): a claim before the first held the next tile a whole
-        // tile early (session 50).
+        // after this item's last (a claim before the first held the next tile a whole tile early,
+        // session 50), and its ticket asked for at q_at, kTicketLead blocks before the last load
+        // (after the item where it has fewer blocks), so that the atomic's round trip runs under
+        // the last blocks' waits (q_at's register: a condition of its own spilled the producer).
+        // After the ticketed tiles (a stream-K tail's pieces) the server has returned and the
+        // arrivals are nobody's.
         bool next = P.tile_tickets != nullptr ? false : next_item(&cursor);
-        const int q_at = P.tile_tickets != nullptr ? -1 : q_bufs == 2 ? 0 : c_count - 1;
+        const int q_at = P.tile_tickets != nullptr ? c_count - 1 - kTicketLead : q_bufs == 2 ? 0 : c_count - 1;
         // Key blocks from the last to the first: the masked diagonal block comes first. The
         // arrivals on each stage's empty barriers for the warpgroups that skip the block (idle, or
         // skipping the walk's first blocks) come right after the wait for its previous phase (so
@@ -491,11 +499,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
             tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
-          if (i == q_at) publish(next);
+          if (i == q_at) {
+            if (P.tile_tickets != nullptr)
+              mbar_arrive(ticket_bar + 1);  // (tickets: the next one asked for)
+            else
+              publish(next);
+          }
         }
         // (The mode, not q_at: with one Q buffer q_at is -1 for an item without key blocks, the
         // walk's empty first one included, whose next item is already taken.)
-        if (P.tile_tickets != nullptr) next = next_item(&cursor);
+        if (P.tile_tickets != nullptr) {
+          if (c_count <= kTicketLead && cursor > 0) mbar_arrive(ticket_bar + 1);
+          next = next_item(&cursor);
+        }
         if (P.tile_tickets != nullptr || c_count == 0) publish(next);
         have = next;
         ++tile_no;

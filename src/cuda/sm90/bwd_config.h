@@ -137,9 +137,12 @@ struct Bwd90Config {
   static constexpr int kBuffersdQ =
       !kDqSmem || kDqStage ? 0 : kOffdQ + 2 * kBytesdQ + kTail <= 227 * 1024 ? 2 : 1;
   // dQ barriers: full per dQ buffer (kDqStage: per ring stage), empty per dQ buffer (kDqStage: the
-  // stage's q_empty).
-  static constexpr int kBarsdQFull = kDqStage ? kStages : kBuffersdQ;
-  static constexpr int kBarsdQEmpty = kBuffersdQ;
+  // stage's q_empty); kDqT: per half of its one buffer (consumer warpgroup cw's kD / 64 boxes of
+  // 32 columns: its 64 columns), so that the writer adds and releases a warpgroup's half as soon as
+  // that warpgroup has stored it, without waiting for the other's.
+  static constexpr int kDqHalves = kDqT ? 2 : 1;
+  static constexpr int kBarsdQFull = kDqStage ? kStages : kBuffersdQ * kDqHalves;
+  static constexpr int kBarsdQEmpty = kBuffersdQ * kDqHalves;
   static constexpr int kOffKeep = kOffdQ + kBuffersdQ * kBytesdQ;
   static constexpr int kOffLse = kOffKeep + kBytesKeep;  // kStages x kBlockM floats (log2 units)
   static constexpr int kOffDsum = kOffLse + kStages * kBlockM * 4;

@@ -27,7 +27,8 @@
 // batch: TMA clips the rows past seqlen_q) or, for varlen (whose rows past the sequence are the
 // next sequence's), one flat bulk reduction per row inside the sequence.
 // A dQ buffer is rewritten only after the writer's bulk reads of its previous use completed
-// (dq_empty), and read only after all 256 consumer threads stored and fenced it (dq_full).
+// (dq_empty), and read only after all 256 consumer threads stored and fenced it (dq_full); with
+// 80-query steps (kDqT) per half: a warpgroup's 64 columns, its 128 threads (kDqHalves).
 // Head_dim 256 (kDqStage, padded batch): no dQ buffer; the consumers store dQ into the ring
 // stage the step has consumed, once both warpgroups' GEMMs reading it completed (kBarStage), and
 // the writer, after its bulk reads, releases the stage to the producer (q_empty) in their place.
@@ -436,7 +437,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // writer warp, after the bulk reads of the dQ the consumers stored into the stage.
       mbar_init(q_empty + s, C::kDqStage ? 32 : 256);
     }
-    for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256);  // every consumer thread, after its stores and proxy fence
+    // Every consumer thread (kDqT: of the half's warpgroup), after its stores and proxy fence.
+    for (int i = 0; i < C::kBarsdQFull; ++i) mbar_init(dq_full + i, 256 / C::kDqHalves);
     for (int i = 0; i < C::kBarsdQEmpty; ++i) mbar_init(dq_empty + i, 32);  // every lane of the writer warp, after its bulk reads
     if (C::kBarsP > 0) {
       mbar_init(p_full, 128);   // every thread of warpgroup 0, after its stores to the exchange tile
@@ -594,7 +596,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               ticket = bp.dq_tickets + (int64_t(b) * p.num_heads + cur.h) * bp.num_m_blocks + cur.m_block;
               if (bp.dq_store_mode >= 2) old = atom_add_acquire_gpu(ticket, 1);
             }
-            mbar_wait_idle(dq_full + bi, (g / kUses) & 1);
+            // (kDqT: the first half's; the second's below, before its boxes)
+            mbar_wait_idle(dq_full + bi * C::kDqHalves, (g / kUses) & 1);
             bool first = false;
             if (ticket != nullptr) {
               const int mode = bp.dq_store_mode;
@@ -632,11 +635,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                         w * C::kDQ + j * C::kDqBoxCols);
               }
             } else if constexpr (C::kDqT) {
-              // (a padded batch only, bwd90_steps80_ok) The buffer's kD / 32 swizzled boxes.
+              // (a padded batch only, bwd90_steps80_ok) The buffer's kD / 32 swizzled boxes, a
+              // half (consumer warpgroup cw's kD / 64 boxes: its 64 columns) at a time: warpgroup
+              // 0's half added and, its reads done, released to warpgroup 0 (dq_empty's first
+              // half) before the writer waits for warpgroup 1's; the second half's release below.
+              constexpr int kBoxesHalf = kD / C::kDqBoxCols / 2;
               if (lane == 0) {
 #pragma unroll
-                for (int j = 0; j < kD / C::kDqBoxCols; ++j) put(sdQ + j * (kBlockM * 128), j * C::kDqBoxCols);
+                for (int j = 0; j < kBoxesHalf; ++j) put(sdQ + j * (kBlockM * 128), j * C::kDqBoxCols);
               }
+              bulk_commit();
+              bulk_wait_read();
+              mbar_arrive(dq_empty + bi * 2);
+              mbar_wait_idle(dq_full + bi * 2 + 1, (g / kUses) & 1);
+              if (lane == 0) {
+#pragma unroll
+                for (int j = kBoxesHalf; j < 2 * kBoxesHalf; ++j) put(sdQ + j * (kBlockM * 128), j * C::kDqBoxCols);
+              }
+              bulk_commit();
             } else if (P.dq_tensor) {
 #ifndef FLASHATTN_SM90_MEASURE_NO_DQ  // (a measurement build without dQ's reductions: bench/NOTES.md session 29)
               if (lane == 0) put(sdQ, 0);
@@ -651,9 +667,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                       sdQ + sdq_offset<C>(r, 0), kD * 4);
               }
             }
-            bulk_commit();
-            bulk_wait_read();  // the buffer (kDqStage: the stage) may be rewritten
-            mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi);
+            if constexpr (!C::kDqT) bulk_commit();
+            bulk_wait_read();  // the buffer (kDqStage: the stage; kDqT: its second half) may be rewritten
+            mbar_arrive(C::kDqStage ? q_empty + bi : dq_empty + bi * C::kDqHalves + C::kDqHalves - 1);
             if (first) {
               // The store complete, then the flag that lets the block's other steps add (release).
               bulk_wait();
@@ -700,6 +716,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   regs_alloc<240>();
 #endif
   const int cw = wg - 1;  // consumer warpgroup: keys cw * 64 .. + 63 of the block
+  // The dQ buffers' barriers this warpgroup arrives on and waits for (kDqT: its half's).
+  // (cw through a shuffle: warp-uniform to the compiler, the offset in a uniform register)
+  const int dq_half = C::kDqT ? __shfl_sync(~0u, cw, 0) : 0;
+  uint64_t* const dq_full_wg = dq_full + dq_half;
+  uint64_t* const dq_empty_wg = dq_empty + dq_half;
   const int tid = threadIdx.x % 128, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tq = lane % 4;
   const int kr0 = warp * 16 + gr;  // this thread's keys (within the warpgroup): kr0 and kr0 + 8
@@ -841,7 +862,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       // the writer skips those past the sequence); then fence (generic-proxy stores, bulk-copy
       // reads) and arrive.
       const int bi = s_ % C::kBuffersdQ, use = s_ / C::kBuffersdQ;
-      if (use > 0) mbar_wait(dq_empty + bi, (use - 1) & 1);
+      if (use > 0) mbar_wait(dq_empty_wg + bi * C::kDqHalves, (use - 1) & 1);
       unsigned char* sdQ = smem + C::kOffdQ + bi * C::kBytesdQ;
       if constexpr (C::kDqT) {
         // dQ^T's element (column c, query q) - accumulator 4 g + 2 hf + e: c = 64 cw + warp * 16 +
@@ -875,7 +896,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
       }
       fence_proxy_async_shared();
-      mbar_arrive(dq_full + bi);
+      mbar_arrive(dq_full_wg + bi * C::kDqHalves);
     } else {
       const int64_t dq_row_stride = int64_t(p.num_heads) * bp.dq_accum_dim;
       float* gdq = bp.dq_accum + ((seq.row_global_q + m0_) * p.num_heads + h_) * int64_t(bp.dq_accum_dim) +

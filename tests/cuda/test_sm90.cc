@@ -626,7 +626,7 @@ TEST(Sm90, StreamKTail) {
 }
 
 // Whole tiles taken by tickets on a persistent grid with more tiles than CTAs
-// (FwdParams90::tile_tickets, FLASHATTN_SM90_DYNAMIC=1: the default up to 4096 queries, launch.cu)
+// (FwdParams90::tile_tickets, FLASHATTN_SM90_DYNAMIC=1: the default, launch.cu)
 // against the static rounds (=0): the same bytes
 // of O and the LSE (a tile's result does not depend on the CTA that computes it). The walks of
 // expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on three CTAs and on one

@@ -166,7 +166,7 @@ struct FwdParams90 {
   // tile_tickets: 16 bytes nobody clears, a flag (tile_tickets[0], set to tile_epoch, unique per
   // launch, once the count is zeroed) and the count (tile_tickets[1]). Null: the static rounds
   // (StreamK::round_tile). A stream-K tail stays static after them. The launcher decides (launch.cu:
-  // by default up to 4096 queries, session 51; FLASHATTN_SM90_DYNAMIC forces either).
+  // on by default at every length since session 52; FLASHATTN_SM90_DYNAMIC forces either).
   unsigned long long* tile_tickets = nullptr;
   unsigned long long tile_epoch = 0;
 #ifdef FLASHATTN_SM90_TRACE

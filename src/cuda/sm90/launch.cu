@@ -262,15 +262,17 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // Dynamic whole tiles on a persistent grid with more tiles than CTAs (FwdParams90::tile_tickets:
   // 16 bytes, never cleared: CTA 0 zeroes the count and flags it with this launch's epoch; the
   // tickets are ints: below 2^30 tiles), each claimed on the producer's request after its item's
-  // last key-block loads. By default up to 4096 queries: session 51 (H100, 3 rounds, TFLOP/s
-  // tickets / static rounds): head_dim 64 512 403 / 384, causal 512 248 / 236, causal 2k 442 / 437,
-  // causal 4k 501 / 486; head_dim 128 causal 512 315 / 310, causal 4k 625 / 618, causal 1k-2k
-  // even, 512 +0.7%; head_dim 256 -0.4 to +1.0%; from 8192 queries mixed (head_dim 64 causal 8k
-  // +3.7%, head_dim 128 causal 8k -0.7% twice and 16k -1.0%, head_dim 256 8k even), so the static
-  // rounds stay there. (Session 50: tickets taken a tile ahead lost 3-4% at causal 1k-2k.)
+  // last key-block loads (the request one key block before the last). On by default at every
+  // length. Session 51 (H100, 3 rounds, TFLOP/s tickets claimed after the last load / static
+  // rounds): head_dim 64 512 403 / 384, causal 512 248 / 236, causal 4k 501 / 486, causal 8k +3.7%;
+  // head_dim 128 causal 512 315 / 310, causal 4k 625 / 618, causal 1k-2k even, causal 8k -0.7% and
+  // 16k -1.0%. Session 52 (H200, the request a block earlier, 3 rounds): against static head_dim 64
+  // causal 8k 530 / 516, 16k 550 / 541; head_dim 128 causal 8k 642 / 640, 16k 678 / 673; head_dim
+  // 256 8k 786 / 784, causal 16k even; 512-2k +0.3-1.9% but head_dim 128 512 -0.4%.
+  // (Session 50: tickets taken a tile ahead lost 3-4% at causal 1k-2k.)
   // FLASHATTN_SM90_DYNAMIC=1 / =0 forces either.
   std::unique_ptr<Workspace> ticket_ws;
-  if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", p.max_seqlen_q <= 4096)) {
+  if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", true)) {
     if (grid < tiles && tiles < (int64_t(1) << 30)) {
       ticket_ws = std::make_unique<Workspace>(context, 16);
       P.tile_tickets = reinterpret_cast<unsigned long long*>(ticket_ws->data());

@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
-  // Tile tickets: the next is asked for this many key blocks before an item's last load (patch).
+  // Tile tickets: the next is asked for this many key blocks before an item's last load.
   constexpr int kTicketLead = 1;
   constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
   constexpr int kDv = C::kDv;

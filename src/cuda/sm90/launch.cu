@@ -268,7 +268,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // head_dim 128 causal 512 315 / 310, causal 4k 625 / 618, causal 1k-2k even, causal 8k -0.7% and
   // 16k -1.0%. Session 52 (H200, the request a block earlier, 3 rounds): against static head_dim 64
   // causal 8k 530 / 516, 16k 550 / 541; head_dim 128 causal 8k 642 / 640, 16k 678 / 673; head_dim
-  // 256 8k 786 / 784, causal 16k even; 512-2k +0.3-1.9% but head_dim 128 512 -0.4%.
+  // 256 8k 786 / 784, causal 16k even; 512-2k +0.5-4.9% but head_dim 128 512 -0.4%.
   // (Session 50: tickets taken a tile ahead lost 3-4% at causal 1k-2k.)
   // FLASHATTN_SM90_DYNAMIC=1 / =0 forces either.
   std::unique_ptr<Workspace> ticket_ws;

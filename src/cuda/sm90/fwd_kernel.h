@@ -161,7 +161,7 @@ struct FwdParams90 {
   // Dynamic whole tiles (a persistent grid): a CTA's first tile is blockIdx.x and each next one
   // gridDim.x + a ticket, an atomic count, so the CTAs of faster SMs take more tiles (session 49's
   // trace: the CTAs of a launch differ by up to 7% a tile, the same CTAs in every launch). A
-  // second producer thread takes each ticket when the producer asks, after its current item's
+  // second producer thread takes each ticket when the producer asks, near its current item's
   // last key-block loads (session 50: taken a tile ahead they lost 3-4% at causal 1k-2k).
   // tile_tickets: 16 bytes nobody clears, a flag (tile_tickets[0], set to tile_epoch, unique per
   // launch, once the count is zeroed) and the count (tile_tickets[1]). Null: the static rounds
@@ -314,10 +314,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (__shfl_sync(~0u, int(threadIdx.x) / 32, 0) == 1) {
       // The tickets' server, lane 0 of warp 1 (a warp-uniform branch: as a branch on thread 32
       // beside thread 0's, ptxas spilled the 24-register producer): ticket k into the slot
-      // (full's phase k) on the producer's request k (request's phase k: the producer asks at
-      // its current item's last key block, so a CTA claims its next tile late, session 50: claimed
-      // a tile and more ahead, the causal grids' longest-first tiles balanced worse than the
-      // static snake); the first past the whole tiles is the last. The counter (tile_tickets[1])
+      // (full's phase k) on the producer's request k (request's phase k: the producer asks
+      // kTicketLead key blocks before its current item's last load, so a CTA claims its next tile
+      // late, session 50: claimed a tile and more ahead, the causal grids' longest-first tiles
+      // balanced worse than the static snake); the first past the whole tiles is the last. The counter (tile_tickets[1])
       // is nobody's to clear: CTA 0 zeroes it and then sets the flag (tile_tickets[0]) to this
       // launch's epoch; the others wait for the flag before their first ticket (in practice long
       // set: they ask a tile after their start, and CTA 0 is dispatched first).

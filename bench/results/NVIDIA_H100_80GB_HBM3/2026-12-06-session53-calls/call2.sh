@@ -17,9 +17,11 @@ t() { echo $(($(date +%s) - T0)); }
 B=build-gpu/bin/flashattn_gpu_bench
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "GPU: $GPU" | tee -a $L
-ab() {  # name pass variants shapes rounds
+CAP=${CAP:-520}  # seconds this script may take (the session's device time left, less the start)
+ab() {  # name pass variants shapes rounds (skipped when less than 60 s of CAP is left)
+  if (( $(t) > CAP - 60 )); then echo "===== $1 skipped (t=$(t)s, CAP $CAP)" | tee -a $L; return; fi
   echo "===== $1 (t=$(t)s)" | tee -a $L
-  timeout 200 python3 bench/gpu/sm90_variants.py --pass "$2" --bench $B --variants "$3" --shapes "$4" --rounds "$5" \
+  timeout $((CAP - $(t))) python3 bench/gpu/sm90_variants.py --pass "$2" --bench $B --variants "$3" --shapes "$4" --rounds "$5" \
     --out $O/$1.json >$O/$1.txt 2>&1
   echo "$1 rc=$?" | tee -a $L
   grep -A20 "^| shape" $O/$1.txt | tee -a $L
@@ -27,7 +29,7 @@ ab() {  # name pass variants shapes rounds
 }
 if [[ "$GPU" == *H200* ]]; then
   echo "===== table (t=$(t)s)" | tee -a $L
-  timeout 200 python3 bench/gpu_bench.py --flashattn-bench $B --peers fa2,cudnn --rounds 2 --results $O/table >$O/table.txt 2>&1
+  timeout $((CAP - 60 - $(t))) python3 bench/gpu_bench.py --flashattn-bench $B --peers fa2,cudnn --rounds 2 --results $O/table >$O/table.txt 2>&1
   echo "table rc=$?" | tee -a $L
   grep -E "^ +(64|128|256) " $O/table.txt >>$L
   pk

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 53 call 3 (tree = main's kernels, ffaa668): Nsight Compute, the full set, on one launch
+# Prepared in session 53 (not run: too little device time was left to start a machine) for
+# session 54: Nsight Compute, the full set, on one launch
 # each of our head_dim-128 forward and backward at seqlen 16k (bf16, the standard shapes) and
 # cuDNN's (one SDPA forward + backward: its fprop and bprop among the first 12 kernels), for
 # NOTES' plan items 2-3 (where the d128 forward's and backward's energy a FLOP goes beside cuDNN's

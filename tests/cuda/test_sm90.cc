@@ -626,15 +626,14 @@ TEST(Sm90, StreamKTail) {
 }
 
 // Whole tiles taken by tickets on a persistent grid with more tiles than CTAs
-// (FwdParams90::tile_tickets, FLASHATTN_SM90_DYNAMIC=1: the default, launch.cu)
-// against the static rounds (=0): the same bytes
-// of O and the LSE (a tile's result does not depend on the CTA that computes it). The walks of
-// expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on three CTAs and on one
-// (tickets by the dozen), the many-tiles shapes on three CTAs (empty sequences, the extras
-// kernel), the stream-K tail after the ticketed rounds (grids of 5 and 11 CTAs), and a tail with
-// no whole round before it (7 CTAs, 8-12 tiles: no CTA takes a ticket; session 50's late-claims
-// patch hung there, its ticket server waiting for a request). The same grids
-// with the static rounds against the reference: PersistentManyTiles, PersistentThreeCtas,
+// (FwdParams90::tile_tickets, FLASHATTN_SM90_DYNAMIC=1: the default, launch.cu) against the static
+// rounds (=0): the same bytes of O and the LSE (a tile's result does not depend on the CTA that
+// computes it). The walks of expect_same_bytes_walks (causal, windows, varlen, dropout, extras) on
+// three CTAs and on one (tickets by the dozen), the many-tiles shapes on three CTAs (empty
+// sequences, the extras kernel), the stream-K tail after the ticketed rounds (grids of 5 and 11
+// CTAs), and a tail with no whole round before it (7 CTAs, 8-12 tiles: no CTA takes a ticket;
+// session 50's late-claims patch hung there, its ticket server waiting for a request). The same
+// grids with the static rounds against the reference: PersistentManyTiles, PersistentThreeCtas,
 // StreamKTail.
 TEST(Sm90, DynamicTilesSameBytes) {
   REQUIRE_SM90();

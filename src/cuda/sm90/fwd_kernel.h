@@ -313,14 +313,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     const auto ticket_end = [&] { return P.sk.plan.dp_rounds * int(gridDim.x); };
     if (__shfl_sync(~0u, int(threadIdx.x) / 32, 0) == 1) {
       // The tickets' server, lane 0 of warp 1 (a warp-uniform branch: as a branch on thread 32
-      // beside thread 0's, ptxas spilled the 24-register producer): ticket k into the slot
-      // (full's phase k) on the producer's request k (request's phase k: the producer asks
-      // kTicketLead key blocks before its current item's last load, so a CTA claims its next tile
-      // late, session 50: claimed a tile and more ahead, the causal grids' longest-first tiles
-      // balanced worse than the static snake); the first past the whole tiles is the last. The counter (tile_tickets[1])
-      // is nobody's to clear: CTA 0 zeroes it and then sets the flag (tile_tickets[0]) to this
-      // launch's epoch; the others wait for the flag before their first ticket (in practice long
-      // set: they ask a tile after their start, and CTA 0 is dispatched first).
+      // beside thread 0's, ptxas spilled the 24-register producer): ticket k into the slot (full's
+      // phase k) on the producer's request k (request's phase k: the producer asks kTicketLead key
+      // blocks before its current item's last load, so a CTA claims its next tile late, session 50:
+      // claimed a tile and more ahead, the causal grids' longest-first tiles balanced worse than
+      // the static snake); the first past the whole tiles is the last. The counter
+      // (tile_tickets[1]) is nobody's to clear: CTA 0 zeroes it and then sets the flag
+      // (tile_tickets[0]) to this launch's epoch; the others wait for the flag before their first
+      // ticket (in practice long set: they ask a tile after their start, and CTA 0 is dispatched
+      // first).
       // No whole rounds before a stream-K tail (ticket_end() 0): no CTA asks for a ticket.
       if (threadIdx.x == 32 && P.tile_tickets != nullptr && ticket_end() > 0) {
         int* count = reinterpret_cast<int*>(P.tile_tickets + 1);

@@ -207,6 +207,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   constexpr int kNS = kBlockN / 2;  // S accumulator floats a thread (m64 x kBlockN / 128)
   constexpr int kDv = C::kDv;
   constexpr int kNO = kDv / 2;      // O accumulator floats a thread
+  // Q as wgmma A fragments in registers (kD / 4 a thread), loaded by ldmatrix at the tile's start:
+  // S = Q K^T reads only K from shared memory (Q's 2 KB a k16 step of 6 were re-read every key
+  // block) and Q's buffer is released at once. Plain kernels with two consumers up to head_dim 128
+  // (three consumers at 64 and the 176-key alternative at 128 spill with it: tools/sass_report.py).
+  constexpr bool kQRegs = !kExtras && C::kConsumers == 2 && kD <= 128 && (kD <= 64 || kBlockN <= 128);
   const FwdParams& p = P.p;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   // TMA's 128-byte swizzle and the wgmma descriptors need 1024-byte aligned panels.
@@ -555,6 +560,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const uint32_t sQ0 = smem_addr(smem) + uint32_t(cw) * 64u * 128u;
   uint32_t sQ = sQ0;
   int q_slot = 0;
+  // kQRegs: this warp's 16 rows of Q as A fragments, one .x4 ldmatrix a k16 step kk: lane l gives
+  // row (i % 2) 8 + l % 8 of matrix i = l / 8, columns 16 kk + (i / 2) 8 .. + 7 (the fragment's
+  // a0..a3 order, as the backward's K fragments, bwd_config.h k_frag_offset).
+  uint32_t qfrag[kQRegs ? kD / 16 : 1][4];
+  auto load_q = [&] {
+#pragma unroll
+    for (int kk = 0; kk < kD / 16; ++kk) {
+      const int i = lane / 8;
+      prim::ldmatrix_x4(qfrag[kk], sQ + swizzled_offset(warp * 16 + (i % 2) * 8 + lane % 8, kk * 16 + (i / 2) * 8,
+                                                        uint32_t(C::kPanelQ)));
+    }
+  };
 
   // The steps of the tile's key block i (block n_hi - 1 - i; it0 + i over all tiles of this CTA
   // picks the ring stage, as in the producer).
@@ -568,8 +585,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     reg_fence(s);  // earlier ordinary reads of these registers stay before the fence
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk)
-      Wgmma<kBlockN, T, 0>::ss(s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
+    for (int kk = 0; kk < kD / 16; ++kk) {
+      if constexpr (kQRegs)
+        Wgmma<kBlockN, T, 0>::rs(s, qfrag[kk], desc_k_major(sK, C::kPanelKV, kk), kk > 0);
+      else
+        Wgmma<kBlockN, T, 0>::ss(s, desc_k_major(sQ, C::kPanelQ, kk), desc_k_major(sK, C::kPanelKV, kk), kk > 0);
+    }
     wgmma_commit();
   };
   // O += P_i V_i, issued; P_i is in pa.
@@ -586,11 +607,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int kk = 0; kk < kBlockN / 16; ++kk) Wgmma<kDv, T, 1>::rs(acc_o, pa[kk], desc_mn_major(sV, C::kPanelKV, kk), 1);
     wgmma_commit();
   };
-  // K_i has been read (S_i complete); after the tile's last S, Q too: its buffer may take a later
-  // tile's Q (the next one's with one buffer, while this one's last P V and epilogue run).
+  // K_i has been read (S_i complete); after the tile's last S, Q too (kQRegs: at the tile's start,
+  // once in registers): its buffer may take a later tile's Q (the next one's with one buffer, while
+  // this one's last P V and epilogue run).
   auto release_k = [&](int i) {
     if (tid == 0) mbar_arrive(k_empty + stage_of(i));
-    if (i == n_count - 1) mbar_arrive(q_empty + q_slot);  // every thread (q_empty counts 128 a warpgroup)
+    if (!kQRegs && i == n_count - 1) mbar_arrive(q_empty + q_slot);  // every thread (q_empty counts 128 a warpgroup)
   };
   auto release_v = [&](int i) {
     if (tid == 0) mbar_arrive(v_empty + stage_of(i));
@@ -978,6 +1000,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       n_count -= skip;
       run = 0;
     }
+    if constexpr (kQRegs) {
+      if (n_count > 0) {
+        load_q();
+        mbar_arrive(q_empty + q_slot);  // every thread: Q is in registers (release_k leaves it)
+      }
+    }
     early = FA_SWITCH(early_s0) != 0 && turns && skip == 0 && run >= min(kStages, it0);
     if constexpr (kTileRanges) {
       if ((n_hi - n_count) * kBlockN < all_lo || n_hi * kBlockN > all_hi) row_ranges(vis_lo, vis_hi);
@@ -1043,7 +1071,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       if (tid == 0) FA_TRACE(1 + cw, tile_no, 3);
       release_v(n_count - 1);
     }
-    if (n_count == 0) mbar_arrive(q_empty + q_slot);  // every thread (else release_k did)
+    if (n_count == 0) mbar_arrive(q_empty + q_slot);  // every thread (else release_k or kQRegs's load did)
     it0 += n_count;
     run = min(run + n_count, kStages);
     // No O here: an idle warpgroup's rows are none, a partial piece's rest is another CTA's.

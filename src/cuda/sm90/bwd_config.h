@@ -227,13 +227,10 @@ FA_HD uint32_t sds_stmatrix_offset(int warp, int lane) {
 }
 
 // kKRegs (bwd_kernel.h): byte offset, in the K tile, of the row lane `lane` gives ldmatrix .x4 for
-// k16 block kk of the 16 keys from key_row0: matrix i = lane / 8 holds keys key_row0 + (i % 2) * 8
-// .. + 7 and columns 16 kk + (i / 2) * 8 .. + 7, so that register i is the mma A fragment's a_i
-// (a0: row g, columns 2t; a1: row g + 8; a2: columns 2t + 8; a3: both).
+// k16 block kk of the 16 keys from key_row0 (desc.h a_frag_offset).
 template <typename C>
 FA_HD uint32_t k_frag_offset(int key_row0, int lane, int kk) {
-  const int i = lane / 8;
-  return swizzled_offset(key_row0 + (i % 2) * 8 + lane % 8, kk * 16 + (i / 2) * 8, uint32_t(C::kPanelKV));
+  return a_frag_offset(key_row0, lane, kk, uint32_t(C::kPanelKV));
 }
 
 }  // namespace flashattn::cuda::sm90

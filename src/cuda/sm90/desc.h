@@ -45,6 +45,15 @@ FA_HD uint32_t swizzled_offset(int row, int col, uint32_t panel_bytes) {
   const uint32_t a = uint32_t(col / 64) * panel_bytes + uint32_t(row) * 128u + uint32_t(col % 64) * 2u;
   return a ^ (((a >> 7) & 7u) << 4);
 }
+// The wgmma A fragments (the mma.sync m16n8k16 A layout) of 16 rows from row0 of such a tile, by
+// ldmatrix .x4 a k16 step kk: the byte offset of the row lane `lane` addresses. Matrix i = lane / 8
+// holds rows row0 + (i % 2) 8 .. + 7 and columns 16 kk + (i / 2) 8 .. + 7, so that register i is
+// fragment register a_i (a0: row g, columns 2t; a1: row g + 8; a2: columns 2t + 8; a3: both).
+// The forward's Q (kQRegs) and the backward's K (kKRegs, bwd_config.h k_frag_offset).
+FA_HD uint32_t a_frag_offset(int row0, int lane, int kk, uint32_t panel_bytes) {
+  const int i = lane / 8;
+  return swizzled_offset(row0 + (i % 2) * 8 + lane % 8, kk * 16 + (i / 2) * 8, panel_bytes);
+}
 // MN-major B operand (V stored [key][head_dim]: N = head_dim contiguous, K = keys) in 64-column
 // panels of panel_bytes: the k16 step kk starts 16 key rows further (2 x 1024 bytes); panels along
 // N are panel_bytes apart (LBO); 8-key groups 1024 bytes apart (SBO).

@@ -208,9 +208,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   constexpr int kDv = C::kDv;
   constexpr int kNO = kDv / 2;      // O accumulator floats a thread
   // Q as wgmma A fragments in registers (kD / 4 a thread), loaded by ldmatrix at the tile's start:
-  // S = Q K^T reads only K from shared memory (Q's 2 KB a k16 step of 6 were re-read every key
-  // block) and Q's buffer is released at once. Plain kernels with two consumers up to head_dim 128
-  // (three consumers at 64 and the 176-key alternative at 128 spill with it: tools/sass_report.py).
+  // S = Q K^T reads only K from shared memory (of a k16 step's 6 KB, Q's 2 KB were re-read every
+  // key block) and Q's buffer is released at once. Plain kernels with two consumers up to head_dim
+  // 128 (three consumers at 64 and the 176-key alternative at 128 spill with it: tools/sass_report.py;
+  // the kernel with extras measured -0.7 to -1.3% with it, session 54).
   constexpr bool kQRegs = !kExtras && C::kConsumers == 2 && kD <= 128 && (kD <= 64 || kBlockN <= 128);
   const FwdParams& p = P.p;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -560,17 +561,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   const uint32_t sQ0 = smem_addr(smem) + uint32_t(cw) * 64u * 128u;
   uint32_t sQ = sQ0;
   int q_slot = 0;
-  // kQRegs: this warp's 16 rows of Q as A fragments, one .x4 ldmatrix a k16 step kk: lane l gives
-  // row (i % 2) 8 + l % 8 of matrix i = l / 8, columns 16 kk + (i / 2) 8 .. + 7 (the fragment's
-  // a0..a3 order, as the backward's K fragments, bwd_config.h k_frag_offset).
+  // kQRegs: this warp's 16 rows of Q as A fragments, one .x4 ldmatrix a k16 step (desc.h
+  // a_frag_offset).
   uint32_t qfrag[kQRegs ? kD / 16 : 1][4];
   auto load_q = [&] {
 #pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk) {
-      const int i = lane / 8;
-      prim::ldmatrix_x4(qfrag[kk], sQ + swizzled_offset(warp * 16 + (i % 2) * 8 + lane % 8, kk * 16 + (i / 2) * 8,
-                                                        uint32_t(C::kPanelQ)));
-    }
+    for (int kk = 0; kk < kD / 16; ++kk)
+      prim::ldmatrix_x4(qfrag[kk], sQ + a_frag_offset(warp * 16, lane, kk, uint32_t(C::kPanelQ)));
   };
 
   // The steps of the tile's key block i (block n_hi - 1 - i; it0 + i over all tiles of this CTA

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Prepared in session 54 for session 55 (not run: no device time left). Before the call:
 #   git checkout -b s55-softcap && git apply bench/results/NVIDIA_H100_80GB_HBM3/2026-12-06-session54-calls/softcap-unswitch-for-session55.patch
-#   git commit -am "softcap unswitch (session 54's patch)"; mkdir -p _ab/base && git show main:src/cuda/sm90/fwd_kernel.h > _ab/base/fwd_kernel.h
-#   git show main:src/cuda/sm90/bwd_kernel.h > _ab/base/bwd_kernel.h; git show main:src/semantics/score_mod.h > _ab/score_mod.h
-#   (score_mod.h lives in src/semantics: the base tree needs it too, so build the base with BASE_SUBDIR
-#   for the sm90 files and copy score_mod.h by hand, or simply keep score_mod.h patched in both trees:
-#   its default template arguments leave every runtime caller as it was.)
+#   git commit -am "softcap unswitch (session 54's patch)"
+#   mkdir -p _ab/base && git show main:src/cuda/sm90/fwd_kernel.h > _ab/base/fwd_kernel.h &&
+#     git show main:src/cuda/sm90/bwd_kernel.h > _ab/base/bwd_kernel.h
+#   (the base tree keeps the patched score_mod.h: its default template arguments leave main's
+#   kernels' runtime tests as they were)
 #   cp -r /usr/src/googletest .deps/googletest; carry [".deps/googletest", "_ab"]; set COMMIT.
 # Then: the forward suite and the backward's tests, the softcap A/Bs (fwd and bwd, main / new), and
 # the same-run table if 200 s are left (on an H200 the first of Q in registers).

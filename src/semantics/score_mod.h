@@ -3,6 +3,8 @@
 // Softcap comes before masking: applied to -inf, tanh would turn a masked score into -cap.
 #pragma once
 
+#include <type_traits>
+
 #include "semantics/config.h"
 
 namespace flashattn::semantics {
@@ -33,17 +35,34 @@ struct ScoreMod {
   // The modified score and d(score)/d(dot) at once, softcap's tanh computed once (the backward
   // needs both; computed apart, a GPU kernel ran tanh twice, in branches the compiler kept
   // apart). apply_dist and grad are this function, the other result unused (and compiled away).
+  // kSoftcap / kAlibi: -1 tests the option at run time; 0 or 1 states it (softcap > 0,
+  // alibi_slope != 0), for kernels that test it once outside their element loops (tested inside,
+  // each element became a branch around its own tanh chain, which no element could overlap).
+  template <int kSoftcap = -1, int kAlibi = -1>
   FA_HD T apply_dist_grad(T dot, T dist, T* grad) const {
     T s = dot * scale;
     T g = scale;
-    if (softcap > T(0)) {
+    if (kSoftcap == 1 || (kSoftcap < 0 && softcap > T(0))) {
       const T t = fa_tanh(s * (T(1) / softcap));
       s = softcap * t;
       g = scale * (T(1) - t * t);
     }
-    if (alibi_slope != T(0)) s += alibi_bias_dist(dist);
+    if (kAlibi == 1 || (kAlibi < 0 && alibi_slope != T(0))) s += alibi_bias_dist(dist);
     *grad = g;
     return s;
+  }
+  template <int kSoftcap, int kAlibi>
+  FA_HD T apply_dist_as(T dot, T dist) const {
+    T unused;
+    return apply_dist_grad<kSoftcap, kAlibi>(dot, dist, &unused);
+  }
+  // Calls f(std::integral_constant<int, softcap on>{}) once: a kernel's element loop inside f
+  // then runs with softcap known (apply_dist_as<decltype(on)::value, -1>; ALiBi's test stays in
+  // the loop, where it compiles to a predicated add, not a branch).
+  template <typename F>
+  FA_HD void with_softcap(F&& f) const {
+    if (softcap > T(0)) f(std::integral_constant<int, 1>{});
+    else f(std::integral_constant<int, 0>{});
   }
 
   // d(apply)/d(dot), for the backward pass: scale * (1 - tanh^2) under softcap, else scale.

@@ -1085,28 +1085,34 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
       float dist0 = 0.0f;
       if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - kr0);
       // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
+      // (With extras, softcap tested once outside the loop: ScoreMod::with_softcap.)
+      auto elements = [&](auto softcap_on) {
 #pragma unroll
-      for (int g = 0; g < kNS / 4; ++g) {
-        float pg[4];
+        for (int g = 0; g < kNS / 4; ++g) {
+          float pg[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
-          const float lse = e % 2 ? lse2[g].y : lse2[g].x;
-          float pr, grad = p.scale;
-          if constexpr (kExtras) {
-            const float dist = dist0 + float(qoff - hf * 8);
-            pr = prim::exp2_approx(mod.apply_dist_grad(acc[j], dist, &grad) * sm80::kLog2e - lse);
-          } else {
-            pr = prim::exp2_approx(acc[j] * p.scale_log2 - lse);
+          for (int e = 0; e < 4; ++e) {
+            const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
+            const float lse = e % 2 ? lse2[g].y : lse2[g].x;
+            float pr, grad = p.scale;
+            if constexpr (kExtras) {
+              const float dist = dist0 + float(qoff - hf * 8);
+              const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(acc[j], dist, &grad);
+              pr = prim::exp2_approx(sm * sm80::kLog2e - lse);
+            } else {
+              pr = prim::exp2_approx(acc[j] * p.scale_log2 - lse);
+            }
+            if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
+            pg[e] = pr * grad;
+            bool kept = true;
+            if constexpr (kExtras) kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
+            acc[j] = kept ? pr : 0.0f;  // dV takes P dropped (and scaled: pr is P ks)
           }
-          if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
-          pg[e] = pr * grad;
-          bool kept = true;
-          if constexpr (kExtras) kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
-          acc[j] = kept ? pr : 0.0f;  // dV takes P dropped (and scaled: pr is P ks)
+          *reinterpret_cast<float4*>(smem + sp_offset<C>(tid, g)) = make_float4(pg[0], pg[1], pg[2], pg[3]);
         }
-        *reinterpret_cast<float4*>(smem + sp_offset<C>(tid, g)) = make_float4(pg[0], pg[1], pg[2], pg[3]);
-      }
+      };
+      if constexpr (kExtras) mod.with_softcap(elements);
+      else elements(std::integral_constant<int, 0>{});
       mbar_arrive(p_full);  // release: this thread's tile stores (and keep words) to warpgroup 1
     } else {
       const float* sDsum = sDsum0 + st * kBlockM;
@@ -1313,39 +1319,46 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
         constexpr bool kScaleOut = bwd90_scale_out<C, kExtras>();
         // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
+        // (With extras, softcap tested once outside the loop: ScoreMod::with_softcap.)
+        auto elements = [&](auto softcap_on) {
 #pragma unroll
-        for (int g = 0; g < kNS / 4; ++g) {
-          if constexpr (kLseLate) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
-          if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
+          for (int g = 0; g < kNS / 4; ++g) {
+            if constexpr (kLseLate) lse2[g] = *reinterpret_cast<const float2*>(sLse + g * 8 + 2 * tq);
+            if constexpr (!kLag) dsum2[g] = *reinterpret_cast<const float2*>(sDsum + g * 8 + 2 * tq);
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
-            const float lse = e % 2 ? lse2[g].y : lse2[g].x;
-            const float dot = acc_s[j];
-            float pr, grad = kScaleOut ? 1.0f : p.scale;  // (kScaleOut: dK and dQ take it at the end)
-            if constexpr (kExtras) {
-              // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
-              const float dist = dist0 + float(qoff - hf * 8);
-              pr = prim::exp2_approx(mod.apply_dist_grad(dot, dist, &grad) * sm80::kLog2e - lse);
-            } else {
-              pr = prim::exp2_approx(dot * p.scale_log2 - lse);
-            }
-            if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
-            acc_s[j] = pr;
-            if constexpr (!kLag) {
-              // dS^T with P^T (the schedule without lag: kExtras). Dropout (as the sm80
-              // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
-              // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
-              float dpv = acc_dp[j];
+            for (int e = 0; e < 4; ++e) {
+              const int j = 4 * g + e, hf = e / 2, qoff = g * 8 + (e % 2);  // query offset past 2 tq
+              const float lse = e % 2 ? lse2[g].y : lse2[g].x;
+              const float dot = acc_s[j];
+              float pr;
+              [[maybe_unused]] float grad = kScaleOut ? 1.0f : p.scale;  // (kScaleOut: dK and dQ take it at the end)
               if constexpr (kExtras) {
-                const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
-                acc_s[j] = kept ? pr : 0.0f;
-                dpv = kept ? dpv : 0.0f;
+                // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
+                const float dist = dist0 + float(qoff - hf * 8);
+                const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(dot, dist, &grad);
+                pr = prim::exp2_approx(sm * sm80::kLog2e - lse);
+              } else {
+                pr = prim::exp2_approx(dot * p.scale_log2 - lse);
               }
-              acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
+              if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
+              acc_s[j] = pr;
+              if constexpr (!kLag) {
+                // dS^T with P^T (the schedule without lag: kExtras). Dropout (as the sm80
+                // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
+                // d(score)/d(dot); pr is P ks and D is D / ks already (warp 1 folded ks into them).
+                float dpv = acc_dp[j];
+                if constexpr (kExtras) {
+                  const bool kept = (keep[hf][g / 4] >> C::keep_shift(g, e, tq)) & 1u;
+                  acc_s[j] = kept ? pr : 0.0f;
+                  dpv = kept ? dpv : 0.0f;
+                }
+                acc_dp[j] = pr * (dpv - (e % 2 ? dsum2[g].y : dsum2[g].x)) * grad;
+              }
             }
           }
-        }
+        };
+        if constexpr (kExtras) mod.with_softcap(elements);
+        else elements(std::integral_constant<int, 0>{});
 
         // kDrop (kLag keeps P^T undropped in acc_s for dS^T): element j = 4 g + e dropped (its keep
         // bit), as the sm80 backward: dV takes P dropped and scaled, dS = P (dP dropped and scaled -

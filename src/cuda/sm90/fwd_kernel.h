@@ -665,9 +665,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         float base[2];
 #pragma unroll
         for (int hf = 0; hf < 2; ++hf) base[hf] = float(q_of(hf) + int(mod.diag_offset) - n0 - 2 * tq);
+        // Softcap tested once, outside the loop (ScoreMod::with_softcap): tested per element, each
+        // element's tanh chain sat in a branch of its own and none overlapped.
+        mod.with_softcap([&](auto softcap_on) {
 #pragma unroll
-        for (int j = 0; j < kNS; ++j)
-          s[j] = mod.apply_dist(s[j], base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))) * kLog2e;
+          for (int j = 0; j < kNS; ++j)
+            s[j] = mod.template apply_dist_as<decltype(softcap_on)::value, -1>(
+                       s[j], base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))) *
+                   kLog2e;
+        });
       } else {
 #pragma unroll
         for (int j = 0; j < kNS; ++j) s[j] *= p.scale_log2;

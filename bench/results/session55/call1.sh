@@ -2,7 +2,8 @@
 # Session 55, call 1: the softcap unswitch (session 54's patch, branch s55-softcap) tested and
 # measured, then the same-run table. Tree: the patch applied; _ab/base holds main's fwd_kernel.h and
 # bwd_kernel.h (variant "main"); carry .deps/googletest and _ab; COMMIT set by the caller.
-# Order: build (3 tiers) + forward suite; softcap A/B fwd, bwd; the backward's extras tests; table.
+# Order: build (3 tiers) + forward suite; softcap A/B fwd, bwd; d128 non-causal 8k-16k on 176 keys
+# (the default) against 128 keys with Q in registers; the backward's extras tests; table.
 set -u
 export COMMIT=${COMMIT:-unknown}
 T0=$(date +%s)
@@ -20,6 +21,11 @@ for pass in fwd bwd; do
   grep -A10 "^| shape" $R/ab-softcap-$pass.txt | tee -a $R/log.txt
   (cd /tmp && tar czf "$OUT/r.tgz" r)
 done
+echo "===== 176 / 128 keys at d128 8k-16k with Q in registers (t=$(t)s)" | tee -a $R/log.txt
+timeout 80 python3 bench/gpu/sm90_variants.py --pass fwd --bench $B --variants "k176:;k128:FLASHATTN_SM90_BLOCKN=default" \
+  --shapes "128,8192,0;128,16384,0" --rounds 3 --no-cudnn --out $R/ab-blockn.json >$R/ab-blockn.txt 2>&1
+echo "blockn rc=$?" | tee -a $R/log.txt
+grep -A6 "^| shape" $R/ab-blockn.txt | tee -a $R/log.txt
 echo "===== backward extras tests (t=$(t)s)" | tee -a $R/log.txt
 (cd build-gpu && timeout 130 ctest -j16 --output-on-failure --timeout 120 \
   -R "Sm90BwdOptions|Sm90BwdDqTmaOptions|Sm90BwdDropout|Sm90BwdDeterministic|Sm90BwdStreamK|Sm90Bwd.Block80|Sm90Bwd.DynamicTiles") >$R/bwd-extras.log 2>&1

@@ -8,12 +8,14 @@
 // batch defaults to tokens / seqlen; FLOPs count the visible query-key pairs, s^2 / 2 if causal
 // and square as shared/ANCHORS.md does)
 //                       [--iters 30] [--warmup 5] [--pass fwd|bwd|both] [--dtype bf16|fp16]
-//                       [--deterministic 0|1] [--dropout P] [--softcap C]
+//                       [--deterministic 0|1] [--dropout P] [--softcap C] [--alibi 0|1]
+// (--alibi 1: slopes 2^(-8 (h + 1) / heads), one per query head)
 // (options other than the defaults name the records' impl "flashattn+deterministic",
-// "flashattn+dropout0.1", "flashattn+softcap30", ..., so that they never mix with the plain runs)
+// "flashattn+dropout0.1", "flashattn+softcap30", "flashattn+alibi", ..., so that they never mix with the plain runs)
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -86,7 +88,7 @@ double median_ms(F&& f, int warmup, int iters, cudaStream_t s) {
 
 int main(int argc, char** argv) {
   std::string shapes = "128,8192,0", pass = "both", dtype = "bf16";
-  int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5, deterministic = 0;
+  int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5, deterministic = 0, alibi = 0;
   float dropout = 0.0f, softcap = 0.0f;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
@@ -100,6 +102,7 @@ int main(int argc, char** argv) {
     else if (k == "--deterministic") deterministic = std::atoi(v.c_str());
     else if (k == "--dropout") dropout = float(std::atof(v.c_str()));
     else if (k == "--softcap") softcap = float(std::atof(v.c_str()));
+    else if (k == "--alibi") alibi = std::atoi(v.c_str());
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -114,6 +117,7 @@ int main(int argc, char** argv) {
   if (deterministic) impl += "+deterministic";
   if (dropout > 0.0f) impl += "+dropout" + std::to_string(dropout).substr(0, 4);
   if (softcap > 0.0f) impl += "+softcap" + std::to_string(int(softcap));
+  if (alibi) impl += "+alibi";
   cudaStream_t stream;
   ok(cudaStreamCreate(&stream), "stream");
   std::stringstream ss(shapes);
@@ -130,6 +134,13 @@ int main(int argc, char** argv) {
     for (void** p : {&q, &o, &dout, &dq}) ok(cudaMalloc(p, n * 2), "cudaMalloc");
     for (void** p : {&k, &v, &dk, &dv}) ok(cudaMalloc(p, nk * 2), "cudaMalloc");
     ok(cudaMalloc(&lse, size_t(batch) * heads * seqlen * 4), "cudaMalloc");
+    void* slopes = nullptr;
+    if (alibi) {
+      std::vector<float> h(heads);
+      for (int i = 0; i < heads; ++i) h[i] = std::exp2(-8.0f * float(i + 1) / float(heads));
+      ok(cudaMalloc(&slopes, heads * 4), "cudaMalloc");
+      ok(cudaMemcpy(slopes, h.data(), heads * 4, cudaMemcpyHostToDevice), "cudaMemcpy(slopes)");
+    }
     fill_random(q, n, 1);
     fill_random(k, nk, 2);
     fill_random(v, nk, 3);
@@ -146,6 +157,7 @@ int main(int argc, char** argv) {
     fa.options.deterministic = deterministic != 0;
     fa.options.dropout_p = dropout;
     fa.options.softcap = softcap;
+    if (alibi) fa.options.alibi_slopes = TensorView::contiguous(slopes, DType::Float32, {heads});
     Context ctx;
     ctx.backend = Backend::Cuda;
     ctx.cuda_stream = stream;
@@ -191,7 +203,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "shape %s failed: %s\n", item.c_str(), e.what());
     }
-    for (void* p : {q, k, v, o, dout, dq, dk, dv, lse}) cudaFree(p);
+    for (void* p : {q, k, v, o, dout, dq, dk, dv, lse, slopes}) cudaFree(p);
   }
   cudaStreamDestroy(stream);
   return 0;

@@ -67,7 +67,7 @@ if [[ -n "$BASES" ]]; then
     name=${b%%=*} dir=${b#*=} R=/tmp/base_${b%%=*}
     rm -rf "$R" && mkdir -p "$R"
     tar --exclude=./build-gpu --exclude=./.deps --exclude=./.git -cf - . | tar -xf - -C "$R"
-    cp "$dir"/* "$R/${BASE_SUBDIR:-src/cuda/sm90}/"
+    cp -r "$dir"/. "$R/${BASE_SUBDIR:-src/cuda/sm90}/"  # (a folder may hold subfolders: BASE_SUBDIR=src)
     (cmake -S "$R" -B "$R/b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLASHATTN_CUDA=ON -DFLASHATTN_BUILD_TESTS=OFF \
        -DFLASHATTN_CUDA_ARCHS=90 "-DFLASHATTN_HEAD_DIMS=$TIERS" && ninja -C "$R/b" -j"$J" flashattn_gpu_bench) >"$O/build_$name.txt" 2>&1 &
     BPID[$name]=$!

@@ -40,7 +40,7 @@ struct Options {
   // Sliding window, aligned to the bottom-right corner; -1 leaves that side unbounded.
   int window_left = -1;
   int window_right = -1;
-  // 0 turns softcapping off.
+  // 0 turns softcapping off; otherwise at least FLT_MIN (the smallest normal float).
   float softcap = 0.0f;
   // float32, (num_heads) or (batch, num_heads); an undefined view turns ALiBi off.
   TensorView alibi_slopes;

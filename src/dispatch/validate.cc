@@ -1,5 +1,6 @@
 // Argument validation: every rule of the public API, checked before anything is written.
 // Each failure throws flashattn::Error naming the argument and the rule.
+#include <cfloat>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -317,6 +318,10 @@ Problem common(const TensorView& q, const TensorView& k, const TensorView& v, co
     fail("dropout_p", "must be in [0, 1), got " + std::to_string(opt.dropout_p));
   if (!(opt.softcap >= 0.0f) || !std::isfinite(opt.softcap))
     fail("softcap", "must be >= 0 and finite (0 = off), got " + std::to_string(opt.softcap));
+  // Below the smallest normal float, 1 / softcap overflows, and a zero score times it gave NaN.
+  if (opt.softcap > 0.0f && opt.softcap < FLT_MIN)
+    fail("softcap", "must be 0 (off) or at least 1.17549435e-38 (the smallest normal float), got " +
+                        (std::ostringstream() << opt.softcap).str());
   p.causal = opt.causal;
   p.window_left = opt.window_left;
   p.window_right = opt.window_right;

@@ -469,6 +469,14 @@ TEST(BadInput, SoftcapNegativeOrNotFinite) {
                          std::to_string(bad));
 }
 
+// A positive softcap below the smallest normal float: 1 / softcap overflowed, and a zero score
+// became NaN (0 * inf) on every backend.
+TEST(BadInput, SoftcapSubnormal) {
+  for (float bad : {1e-40f, 1e-45f, 1.1e-38f})
+    expect_rejected_both(false, BREAK { UNUSED_BREAK_ARGS; o.softcap = bad; }, "softcap",
+                         {"must be 0 (off) or at least 1.17549435e-38", "e-"}, std::to_string(bad));
+}
+
 TEST(BadInput, AlibiNotFloat32) {
   expect_rejected_both(false, BREAK { UNUSED_BREAK_ARGS; o.alibi_slopes.dtype = DType::Float16; }, "alibi_slopes",
                        {"dtype must be float32"});

@@ -270,6 +270,32 @@ TEST(ScoreMod, GradMatchesFiniteDifference) {
     }
 }
 
+// Every softcap validate.cc accepts (0, or a normal float up to the largest) and scales of
+// either sign give finite scores and factors, bounded by the cap; a zero score stays zero.
+template <typename T>
+void check_softcap_range() {
+  for (float cap : {FLT_MIN, 1e-30f, 1e-3f, 30.0f, 1e30f, FLT_MAX})
+    for (float scale : {0.125f, 2.0f, -0.5f, 1e-20f})
+      for (float dot : {0.0f, -0.0f, 1e-3f, -3.0f, 40.0f, 1e30f, -FLT_MAX}) {
+        semantics::ScoreMod<T> m;
+        m.scale = T(scale);
+        m.softcap = T(cap);
+        T g = T(-1);
+        const T s = m.apply_dist_grad(T(dot), T(0), &g);
+        EXPECT_TRUE(std::isfinite(double(s)) && std::isfinite(double(g))) << cap << " " << scale << " " << dot;
+        EXPECT_LE(std::fabs(double(s)), double(T(cap))) << cap << " " << scale << " " << dot;
+        if (dot == 0.0f) {
+          EXPECT_EQ(double(s), 0.0) << cap << " " << scale;
+          EXPECT_EQ(double(g), double(T(scale))) << cap << " " << scale;
+        }
+      }
+}
+
+TEST(ScoreMod, SoftcapRangeStaysFinite) {
+  check_softcap_range<float>();
+  check_softcap_range<double>();
+}
+
 TEST(ScoreMod, FloatAgreesWithDouble) {
   semantics::ScoreMod<float> f;
   semantics::ScoreMod<double> d;

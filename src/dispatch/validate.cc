@@ -319,9 +319,11 @@ Problem common(const TensorView& q, const TensorView& k, const TensorView& v, co
   if (!(opt.softcap >= 0.0f) || !std::isfinite(opt.softcap))
     fail("softcap", "must be >= 0 and finite (0 = off), got " + std::to_string(opt.softcap));
   // Below the smallest normal float, 1 / softcap overflows, and a zero score times it gave NaN.
-  if (opt.softcap > 0.0f && opt.softcap < FLT_MIN)
-    fail("softcap", "must be 0 (off) or at least 1.17549435e-38 (the smallest normal float), got " +
-                        (std::ostringstream() << opt.softcap).str());
+  if (opt.softcap > 0.0f && opt.softcap < FLT_MIN) {
+    std::ostringstream got;  // (std::to_string prints such a value as 0.000000)
+    got << opt.softcap;
+    fail("softcap", "must be 0 (off) or at least 1.17549435e-38 (the smallest normal float), got " + got.str());
+  }
   p.causal = opt.causal;
   p.window_left = opt.window_left;
   p.window_right = opt.window_right;

@@ -22,14 +22,14 @@ struct ScoreMod {
   FA_HD T alibi_bias(int i, int j) const { return alibi_bias_dist(T(i + int(diag_offset) - j)); }
   FA_HD T alibi_bias_dist(T dist) const { return -alibi_slope * fa_abs(dist); }
 
-  // The modified score of query i and key j from their raw dot product. Softcap multiplies by
-  // the reciprocal of the cap (hoisted out of a kernel's loops; a division per element was a
+  // The modified score of query i and key j from their raw dot product. Softcap's division by
+  // the cap sits in a constant (hoisted out of a kernel's loops; a division per element was a
   // slow-path call on the GPU).
   FA_HD T apply(T dot, int i, int j) const { return apply_dist(dot, T(i + int(diag_offset) - j)); }
-  // The same from the signed distance i + diag_offset - j as T (see alibi_bias).
-  FA_HD T apply_dist(T dot, T dist) const {
+  // The same from the signed distance i + diag_offset - j as T (see alibi_bias), times out_scale.
+  FA_HD T apply_dist(T dot, T dist, T out_scale = T(1)) const {
     T unused;
-    return apply_dist_grad(dot, dist, &unused);
+    return apply_dist_grad(dot, dist, &unused, out_scale);
   }
 
   // The modified score and d(score)/d(dot) at once, softcap's tanh computed once (the backward
@@ -38,23 +38,47 @@ struct ScoreMod {
   // kSoftcap / kAlibi: -1 tests the option at run time; 0 or 1 states it (softcap > 0,
   // alibi_slope != 0), for kernels that test it once outside their element loops (tested inside,
   // each element became a branch around its own tanh chain, which no element could overlap).
+  // out_scale multiplies the modified score (not grad). With softcap stated (kSoftcap 0 or 1: the
+  // sm90 kernels, out_scale their exp2 units log2(e)) the constants are folded, softcap's 2 log2(e)
+  // with them (config.h fa_tanh2): an element takes one multiply before the exponential and one
+  // after the tanh, ALiBi one multiply-add (the constants are loop-invariant: hoisted). Tested at
+  // run time (the CPU, the reference, the sm80 kernels) the formula stays as written: folded
+  // there, ptxas if-converted the sm80 kernels' per-element branch (more spills).
   template <int kSoftcap = -1, int kAlibi = -1>
-  FA_HD T apply_dist_grad(T dot, T dist, T* grad) const {
-    T s = dot * scale;
+  FA_HD T apply_dist_grad(T dot, T dist, T* grad, T out_scale = T(1)) const {
+    const bool alibi = kAlibi == 1 || (kAlibi < 0 && alibi_slope != T(0));
     T g = scale;
-    if (kSoftcap == 1 || (kSoftcap < 0 && softcap > T(0))) {
-      const T t = fa_tanh(s * (T(1) / softcap));
-      s = softcap * t;
-      g = scale * (T(1) - t * t);
+    if constexpr (kSoftcap < 0) {
+      T s = dot * scale;
+      if (softcap > T(0)) {
+        const T t = fa_tanh(s * (T(1) / softcap));
+        s = softcap * t;
+        g = scale * (T(1) - t * t);
+      }
+      if (alibi) s += alibi_bias_dist(dist);
+      *grad = g;
+      return s * out_scale;
+    } else {
+      T s;
+      if constexpr (kSoftcap == 1) {
+        // tanh(dot scale / softcap). Both constants clamped finite: validate.cc lets scale /
+        // softcap reach ~2^127 x scale and softcap * out_scale pass FLT_MAX, and 0 x inf would
+        // make a zero score NaN (past the first clamp tanh is +-1 anyway).
+        const T t = fa_tanh2(dot * fa_clamp_finite(scale * T(kTwoLog2e) / softcap));
+        s = t * fa_clamp_finite(softcap * out_scale);
+        g = scale * (T(1) - t * t);
+      } else {
+        s = dot * (scale * out_scale);
+      }
+      if (alibi) s += fa_abs(dist) * (-alibi_slope * out_scale);  // alibi_bias_dist(dist) * out_scale
+      *grad = g;
+      return s;
     }
-    if (kAlibi == 1 || (kAlibi < 0 && alibi_slope != T(0))) s += alibi_bias_dist(dist);
-    *grad = g;
-    return s;
   }
   template <int kSoftcap, int kAlibi>
-  FA_HD T apply_dist_as(T dot, T dist) const {
+  FA_HD T apply_dist_as(T dot, T dist, T out_scale = T(1)) const {
     T unused;
-    return apply_dist_grad<kSoftcap, kAlibi>(dot, dist, &unused);
+    return apply_dist_grad<kSoftcap, kAlibi>(dot, dist, &unused, out_scale);
   }
   // Calls f(std::integral_constant<int, softcap on>{}) once: a kernel's element loop inside f
   // then runs with softcap known (apply_dist_as<decltype(on)::value, -1>; ALiBi's test stays in

@@ -280,15 +280,47 @@ void check_softcap_range() {
         semantics::ScoreMod<T> m;
         m.scale = T(scale);
         m.softcap = T(cap);
-        T g = T(-1);
-        const T s = m.apply_dist_grad(T(dot), T(0), &g);
-        EXPECT_TRUE(std::isfinite(double(s)) && std::isfinite(double(g))) << cap << " " << scale << " " << dot;
-        EXPECT_LE(std::fabs(double(s)), double(T(cap))) << cap << " " << scale << " " << dot;
-        if (dot == 0.0f) {
-          EXPECT_EQ(double(s), 0.0) << cap << " " << scale;
-          EXPECT_EQ(double(g), double(T(scale))) << cap << " " << scale;
+        for (T out_scale : {T(1), T(1.4426950408889634)}) {  // (the GPU kernels' log2(e))
+          T g = T(-1);
+          const T s = m.template apply_dist_grad<1, 0>(T(dot), T(0), &g, out_scale);  // the folded form
+          EXPECT_TRUE(std::isfinite(double(s)) && std::isfinite(double(g))) << cap << " " << scale << " " << dot;
+          EXPECT_LE(std::fabs(double(s)), double(T(cap) * out_scale)) << cap << " " << scale << " " << dot;
+          if (dot == 0.0f) {
+            EXPECT_EQ(double(s), 0.0) << cap << " " << scale;
+            EXPECT_EQ(double(g), double(T(scale))) << cap << " " << scale;
+          }
         }
       }
+}
+
+// The folded form (softcap stated: the sm90 kernels) agrees with the formula as written (tested
+// at run time: the CPU, the reference) to rounding, with the kernels' out_scale log2(e).
+template <typename T>
+void check_folded_form(double tol) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-60.0, 60.0);
+  for (T softcap : {T(0), T(0.5), T(5), T(30)})
+    for (T slope : {T(0), T(0.0625)}) {
+      semantics::ScoreMod<T> m;
+      m.scale = T(0.125);
+      m.softcap = softcap;
+      m.alibi_slope = slope;
+      for (int k = 0; k < 300; ++k) {
+        const T dot = T(u(rng)), dist = T(k % 41 - 20), ls = T(1.4426950408889634);
+        T g0 = T(-1), g1 = T(-1);
+        const T want = m.apply_dist_grad(dot, dist, &g0, ls);
+        const T got = softcap > T(0) ? m.template apply_dist_grad<1, -1>(dot, dist, &g1, ls)
+                                     : m.template apply_dist_grad<0, -1>(dot, dist, &g1, ls);
+        EXPECT_NEAR(double(got), double(want), tol * std::max(1.0, std::fabs(double(want))))
+            << softcap << " " << slope << " " << dot;
+        EXPECT_NEAR(double(g1), double(g0), tol) << softcap << " " << slope << " " << dot;
+      }
+    }
+}
+
+TEST(ScoreMod, FoldedFormAgrees) {
+  check_folded_form<float>(4e-6);
+  check_folded_form<double>(1e-14);
 }
 
 TEST(ScoreMod, SoftcapRangeStaysFinite) {

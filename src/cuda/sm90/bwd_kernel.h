@@ -1097,8 +1097,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             float pr, grad = p.scale;
             if constexpr (kExtras) {
               const float dist = dist0 + float(qoff - hf * 8);
-              const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(acc[j], dist, &grad);
-              pr = prim::exp2_approx(sm * sm80::kLog2e - lse);
+              const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(acc[j], dist, &grad, sm80::kLog2e);
+              pr = prim::exp2_approx(sm - lse);
             } else {
               pr = prim::exp2_approx(acc[j] * p.scale_log2 - lse);
             }
@@ -1335,8 +1335,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
               if constexpr (kExtras) {
                 // ALiBi's distance i - jk + diag: a base (one conversion a step) plus a constant.
                 const float dist = dist0 + float(qoff - hf * 8);
-                const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(dot, dist, &grad);
-                pr = prim::exp2_approx(sm * sm80::kLog2e - lse);
+                const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(dot, dist, &grad, sm80::kLog2e);
+                pr = prim::exp2_approx(sm - lse);
               } else {
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);
               }

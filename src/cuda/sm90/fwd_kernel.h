@@ -671,8 +671,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
           for (int j = 0; j < kNS; ++j)
             s[j] = mod.template apply_dist_as<decltype(softcap_on)::value, -1>(
-                       s[j], base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))) *
-                   kLog2e;
+                s[j], base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2)), kLog2e);
         });
       } else {
 #pragma unroll

@@ -14,26 +14,23 @@
 
 namespace flashattn::semantics {
 
-// tanh. On the GPU as 1 - 2 / (2^(2 x log2 e) + 1) with the hardware's exp2 and reciprocal
-// approximations (two MUFU operations; absolute error ~3e-7, against tanhf's ~20 instructions
-// and tanh.approx.f32's 2^-11 relative error, which softcap would multiply by the cap). +-inf
-// give +-1, NaN stays NaN. Not volatile: the backward's two calls on the same value fold.
-// fa_tanh2(u) = tanh(u / (2 log2 e)): the argument in the exponential's units, so that a caller
-// folds 2 log2(e) into its own constant (ScoreMod: one multiply before the exponential).
-constexpr double kTwoLog2e = 2.8853900817779268;
+// tanh. On the GPU tanh.approx.f32: one MUFU operation, maximum relative error about 2^-11 (PTX
+// ISA), which softcap multiplies by the cap: ~0.015 on a score at cap 30, a quarter of what a
+// naive bf16 computation's roundings of the tanh's argument, result and product give (the
+// tolerance's yardstick, reference.cc), and about one of fp16's. Until session 57 it was
+// 1 - 2 / (2^(2 x log2 e) + 1) with the exp2 and reciprocal approximations (absolute error ~3e-7)
+// at two MUFU operations, and softcap's kernels were MUFU-bound (three an element with the
+// softmax's exp2: at head_dim 64 the sm90 forward ran at 0.37x its plain speed).
+// +-inf give +-1, NaN stays NaN. Not volatile: the backward's two calls on the same value fold.
 #if defined(__CUDA_ARCH__)
-FA_HD float fa_tanh2(float u) {
-  float e, r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(u));
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(e + 1.0f));
-  return fmaf(-2.0f, r, 1.0f);
+FA_HD float fa_tanh(float x) {
+  float t;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(t) : "f"(x));
+  return t;
 }
-FA_HD float fa_tanh(float x) { return fa_tanh2(x * float(kTwoLog2e)); }
 #else
-FA_HD float fa_tanh2(float u) { return tanhf(u * float(1.0 / kTwoLog2e)); }
 FA_HD float fa_tanh(float x) { return tanhf(x); }
 #endif
-FA_HD double fa_tanh2(double u) { return tanh(u * (1.0 / kTwoLog2e)); }
 FA_HD double fa_tanh(double x) { return tanh(x); }
 FA_HD float fa_clamp_finite(float x) { return fminf(fmaxf(x, -FLT_MAX), FLT_MAX); }
 FA_HD double fa_clamp_finite(double x) { return fmin(fmax(x, -DBL_MAX), DBL_MAX); }

@@ -39,11 +39,11 @@ struct ScoreMod {
   // alibi_slope != 0), for kernels that test it once outside their element loops (tested inside,
   // each element became a branch around its own tanh chain, which no element could overlap).
   // out_scale multiplies the modified score (not grad). With softcap stated (kSoftcap 0 or 1: the
-  // sm90 kernels, out_scale their exp2 units log2(e)) the constants are folded, softcap's 2 log2(e)
-  // with them (config.h fa_tanh2): an element takes one multiply before the exponential and one
-  // after the tanh, ALiBi one multiply-add (the constants are loop-invariant: hoisted). Tested at
-  // run time (the CPU, the reference, the sm80 kernels) the formula stays as written: folded
-  // there, ptxas if-converted the sm80 kernels' per-element branch (more spills).
+  // sm90 kernels, out_scale their exp2 units log2(e)) the constants are folded: an element takes
+  // one multiply before the tanh and one after it, ALiBi one multiply-add (the constants are
+  // loop-invariant: hoisted). Tested at run time (the CPU, the reference, the sm80 kernels) the
+  // formula stays as written: folded there, ptxas if-converted the sm80 kernels' per-element
+  // branch (more spills).
   template <int kSoftcap = -1, int kAlibi = -1>
   FA_HD T apply_dist_grad(T dot, T dist, T* grad, T out_scale = T(1)) const {
     const bool alibi = kAlibi == 1 || (kAlibi < 0 && alibi_slope != T(0));
@@ -64,7 +64,7 @@ struct ScoreMod {
         // tanh(dot scale / softcap). Both constants clamped finite: validate.cc lets scale /
         // softcap reach ~2^127 x scale and softcap * out_scale pass FLT_MAX, and 0 x inf would
         // make a zero score NaN (past the first clamp tanh is +-1 anyway).
-        const T t = fa_tanh2(dot * fa_clamp_finite(scale * T(kTwoLog2e) / softcap));
+        const T t = fa_tanh(dot * fa_clamp_finite(scale / softcap));
         s = t * fa_clamp_finite(softcap * out_scale);
         g = scale * (T(1) - t * t);
       } else {

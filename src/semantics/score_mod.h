@@ -61,11 +61,9 @@ struct ScoreMod {
     } else {
       T s;
       if constexpr (kSoftcap == 1) {
-        // tanh(dot scale / softcap). Both constants clamped finite: validate.cc lets scale /
-        // softcap reach ~2^127 x scale and softcap * out_scale pass FLT_MAX, and 0 x inf would
-        // make a zero score NaN (past the first clamp tanh is +-1 anyway).
-        const T t = fa_tanh(dot * fa_clamp_finite(scale / softcap));
-        s = t * fa_clamp_finite(softcap * out_scale);
+        // tanh(dot scale / softcap), the constants clamped finite (softcap_in, softcap_out).
+        const T t = fa_tanh(dot * softcap_in());
+        s = t * softcap_out(out_scale);
         g = scale * (T(1) - t * t);
       } else {
         s = dot * (scale * out_scale);
@@ -75,6 +73,13 @@ struct ScoreMod {
       return s;
     }
   }
+  // Softcap's folded constants (softcap > 0): a score is softcap_out(out_scale) * tanh(dot *
+  // softcap_in()). Both clamped finite: validate.cc lets scale / softcap reach ~2^127 x scale and
+  // softcap * out_scale pass FLT_MAX, and 0 x inf would make a zero score NaN (past the first clamp
+  // tanh is +-1 anyway). softcap_out of a positive out_scale is positive, so a kernel may take a row's maximum over the
+  // tanh values and scale it after (the sm90 forward's kernel with softcap alone, fwd_kernel.h).
+  FA_HD T softcap_in() const { return fa_clamp_finite(scale / softcap); }
+  FA_HD T softcap_out(T out_scale) const { return fa_clamp_finite(softcap * out_scale); }
   template <int kSoftcap, int kAlibi>
   FA_HD T apply_dist_as(T dot, T dist, T out_scale = T(1)) const {
     T unused;

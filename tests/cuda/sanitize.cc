@@ -35,7 +35,7 @@ struct Buf {
 };
 
 void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, float dropout, bool det,
-         bool varlen) {
+         bool varlen, float softcap = 0.0f) {
   std::mt19937 rng(d * 7 + sq);
   const int batch = 2;
   const int64_t tq = int64_t(batch) * sq, tk = int64_t(batch) * sk;
@@ -56,6 +56,7 @@ void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, f
   opt.causal = causal;
   opt.dropout_p = dropout;
   opt.deterministic = det;
+  opt.softcap = softcap;
   Varlen vl;
   if (varlen) {
     vl.cu_seqlens_q = dcuq;
@@ -94,8 +95,8 @@ void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, f
   ok(cudaDeviceSynchronize(), "sync");
   cudaFree(dcuq);
   cudaFree(dcuk);
-  std::printf("ok %s d=%d/%d sq=%d sk=%d h=%d/%d causal=%d dropout=%.2f det=%d varlen=%d\n", dtype_name(dt), d, dv,
-              sq, sk, h, hkv, causal, dropout, det, varlen);
+  std::printf("ok %s d=%d/%d sq=%d sk=%d h=%d/%d causal=%d dropout=%.2f det=%d varlen=%d softcap=%g\n",
+              dtype_name(dt), d, dv, sq, sk, h, hkv, causal, dropout, det, varlen, double(softcap));
 }
 
 }  // namespace
@@ -129,6 +130,12 @@ int main() {
   // 256 on 64-key blocks.
   guarded([] { run(DType::BFloat16, 64, 64, 700, 333, 4, 2, true, 0.0f, false, false); });
   guarded([] { run(DType::BFloat16, 256, 256, 700, 700, 2, 1, true, 0.0f, false, false); });
+  // The sm90 forward's plain kernel with softcap (kCap): GQA packed, three consumers with rows
+  // that see no key, head_dim 256, varlen.
+  guarded([] { run(DType::BFloat16, 128, 128, 5, 300, 8, 2, false, 0.0f, false, false, 30.0f); });
+  guarded([] { run(DType::BFloat16, 64, 64, 700, 333, 4, 2, true, 0.0f, false, false, 30.0f); });
+  guarded([] { run(DType::Float16, 256, 256, 200, 300, 2, 1, false, 0.0f, false, false, 5.0f); });
+  guarded([] { run(DType::BFloat16, 96, 96, 70, 90, 2, 2, true, 0.0f, false, true, 30.0f); });
   // The sm90 backward for tier 64 too (sm_90 devices; elsewhere these run the sm80 path again).
   setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });

@@ -520,6 +520,107 @@ TEST(Sm90, PackedGqa) {
   SKIP_IF_NONE_RAN(ran);
 }
 
+// Softcap alone runs on the plain kernel with softcap (fwd_kernel.h kCap: tanh of the scaled dot,
+// the row maximum over the tanh values, softcap log2(e) in the exponent) at every tier's default
+// key block: masks, GQA packed and not, varlen, a negative and a zero scale, caps from tiny to
+// past FLT_MAX / scale (the clamped constants), large logits (tanh saturates), three consumers at
+// head_dim 64, persistent grids with a stream-K tail; and the same problems on the kernel with
+// extras (FLASHATTN_SM90_FWD_CAP=0), each against the reference.
+std::vector<Spec> softcap_specs(int d) {
+  Spec base;
+  base.dtype = DType::BFloat16;
+  base.head_dim = d;
+  base.seqlen_q = 300;
+  base.seqlen_k = 517;
+  base.heads = 4;
+  base.heads_kv = 4;
+  base.softcap = 30.0f;
+  base.backend = Backend::Cuda;
+  std::vector<Spec> v;
+  Spec s = base;
+  v.push_back(s);
+  s.dtype = DType::Float16;
+  s.causal = true;  // bottom-right: rows before the first key see none
+  s.seqlen_q = 600;
+  v.push_back(s);
+  s = base;
+  s.window_left = 100;
+  s.window_right = 17;
+  s.softcap = 0.5f;  // a cap below the scores: the tanh saturates
+  v.push_back(s);
+  s = base;
+  s.heads = 8;
+  s.heads_kv = 2;  // GQA 4:1, short queries: packed
+  s.seqlen_q = 7;
+  s.seqlen_k = 900;
+  v.push_back(s);
+  s = base;
+  s.softmax_scale = -0.2f;  // negative: the max over tanh values still orders the scores
+  s.qk_std = 4.0f;
+  v.push_back(s);
+  s = base;
+  s.softmax_scale = 0.0f;  // every score 0: uniform weights
+  v.push_back(s);
+  s = base;
+  s.softcap = 3e38f;  // scale / softcap underflows, softcap log2(e) passes FLT_MAX: both clamped
+  s.dtype = DType::Float16;
+  v.push_back(s);
+  s = base;
+  s.qk_std = 10.0f;  // large logits
+  v.push_back(s);
+  s = base;
+  s.batch = 4;
+  s.lens_q = {0, 130, 1, 257};
+  s.lens_k = {5, 0, 300, 517};
+  s.causal = true;
+  v.push_back(s);
+  return v;
+}
+
+TEST(Sm90, SoftcapKernel) {
+  REQUIRE_SM90();
+  int ran = 0;
+  for (const char* cap : {"1", "0"}) {
+    setenv("FLASHATTN_SM90_FWD_CAP", cap, 1);
+    for (int d : {64, 96, 128, 192, 256}) {
+      std::vector<Spec> specs = softcap_specs(d);
+      for (Spec& x : specs) {
+        x.seed = uint64_t(d) * 131 + uint64_t(&x - specs.data()) + (cap[0] == '0' ? 7000 : 0);
+        SCOPED_TRACE(std::string("FLASHATTN_SM90_FWD_CAP=") + cap);
+        ran += check_sm90_if_built(x);
+      }
+    }
+  }
+  // The persistent grid's turnover with the kernel: many tiles a CTA (three CTAs), a stream-K
+  // tail (forced), three and two consumers at head_dim 64.
+  setenv("FLASHATTN_SM90_FWD_CAP", "1", 1);
+  for (int d : {64, 128, 256})
+    for (int variant = 0; variant < 3; ++variant) {
+      Spec s;
+      s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+      s.head_dim = d;
+      s.batch = 2;
+      s.heads = 6;
+      s.heads_kv = 3;
+      s.seqlen_q = 1000;
+      s.seqlen_k = 700;
+      s.softcap = 20.0f;
+      s.causal = variant == 2;
+      s.backend = Backend::Cuda;
+      s.seed = uint64_t(9100 + d + variant);
+      with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
+        with_env("FLASHATTN_SM90_STREAMK", variant == 0 ? "1" : nullptr, [&] {
+          with_env("FLASHATTN_SM90_CONSUMERS", d == 64 ? (variant == 1 ? "2" : "3") : nullptr, [&] {
+            SCOPED_TRACE("persistent 3, variant " + std::to_string(variant));
+            ran += check_sm90_if_built(s);
+          });
+        });
+      });
+    }
+  unsetenv("FLASHATTN_SM90_FWD_CAP");
+  SKIP_IF_NONE_RAN(ran);
+}
+
 // Many tiles a CTA: 4 x 8 query heads (GQA 2:1) of 1000 queries over 300 keys; variant 1 causal
 // (longest first), 2 varlen with empty and short sequences among long ones, 3 causal with dropout
 // and a softcap (the kernel with extras, whose per-tile state turns over too), fp16.

@@ -122,6 +122,10 @@ struct FwdParams90 {
   // Dropout without a score modifier at head_dim 64 / 128 on the plain kernel with dropout (kDrop,
   // fwd90_has_drop_kernel) instead of the kernel with extras; FLASHATTN_SM90_FWD_DROP=0 turns it off.
   int drop_kernel = 1;
+  // Softcap alone on the plain kernel with softcap (kCap, fwd90_plain_cap) at the tier's default
+  // key block instead of the kernel with extras; FLASHATTN_SM90_FWD_CAP=0 turns it off. (launch.cu
+  // packs GQA heads for it as for the plain kernel: the two choices must agree.)
+  int cap_kernel = 1;
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
   int q_buffers = fwd90_default::q_buffers;
@@ -197,9 +201,26 @@ constexpr bool fwd90_has_drop_kernel() {
   return (C::kD == 64 || C::kD == 128) && C::kDv == C::kD && C::kConsumers == 2 && C::kBlockN == fwd90_block_n(C::kD);
 }
 
-template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false>
+// The plain kernel with softcap (kCap): softcap alone (no ALiBi, no dropout; any scale) on the
+// plain kernel's schedule, at every tier's default key block (fwd90_has_cap_kernel). Each score
+// is tanh(dot * softcap_in) until the exponent, where softcap_out = softcap log2(e) (> 0: the
+// maximum over the tanh values scales with it) takes the place of scale_log2: exp2(t softcap_out
+// - max) is one FFMA, so an element costs the plain kernel's work plus one multiply and one
+// MUFU.TANH. The kernel with extras spent ~1600 instructions a key block at head_dim 128 (its
+// modifiers, ALiBi's test, the dropout code, S by SS) where the plain kernel spends ~650.
+// FLASHATTN_SM90_FWD_CAP=0 sends softcap to the kernel with extras (comparisons).
+inline bool fwd90_plain_cap(const FwdParams& p) {
+  return p.softcap > 0.0f && p.alibi == nullptr && !p.dropout.enabled();
+}
+template <typename C>
+constexpr bool fwd90_has_cap_kernel() {
+  return C::kBlockN == fwd90_block_n(C::kD);
+}
+
+template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
+  static_assert(!(kCap && (kExtras || kDrop)), "kCap is the plain kernel with softcap alone");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   // Tile tickets: the next is asked for this many key blocks before an item's last load.
@@ -548,10 +569,14 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto q_of = [&](int hf) { return m0 + row_in(hf); };
 
   semantics::ScoreMod<float> mod;  // per tile: the ALiBi slope and the diagonal
-  if constexpr (kExtras) {
+  if constexpr (kExtras || kCap) {
     mod.scale = p.scale;
     mod.softcap = p.softcap;
   }
+  // The plain kernels' exponent scale (raw dots, or kCap's tanh values, to log2 units) and kCap's
+  // factor before the tanh.
+  const float exp_scale = kCap ? mod.softcap_out(kLog2e) : p.scale_log2;
+  const float cap_in = kCap ? mod.softcap_in() : 0.0f;
   uint64_t bh_dropout = 0;
 
   float acc_o[kNO];
@@ -657,7 +682,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     const int n0 = (n_hi - 1 - i) * kBlockN;
     // Without extras the scores stay raw dots until the exponent: the max is taken over raw
     // dots (the launcher sends scale <= 0 to the extras kernel, so scaling keeps the order) and
-    // exp2(dot * scale_log2 - max) is one FFMA. With extras: modifiers, then log2 units.
+    // exp2(dot * scale_log2 - max) is one FFMA (kCap: tanh(dot * cap_in) in place of the dot,
+    // exp_scale in place of scale_log2). With extras: modifiers, then log2 units.
     if constexpr (kExtras) {
       if (p.has_score_mod) {  // (the branch outside the element loop: dropout alone skips it whole)
         // ALiBi's distance: the row's base (one conversion a row) minus the element's column
@@ -677,6 +703,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
         for (int j = 0; j < kNS; ++j) s[j] *= p.scale_log2;
       }
+    }
+    if constexpr (kCap) {
+#pragma unroll
+      for (int j = 0; j < kNS; ++j) s[j] = semantics::fa_tanh(s[j] * cap_in);  // (before the mask)
     }
     // The mask only on key blocks it cuts (keys past the sequence included): one branch per
     // block, not one per element, against the tile's common key range (Mask::tile_unmasked's
@@ -706,7 +736,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
       for (int t = 0; t < kBlockN / 8; ++t) mx = fmaxf(mx, fmaxf(s[4 * t + 2 * hf], s[4 * t + 2 * hf + 1]));
       mx = prim::quad_max(mx);
-      if constexpr (!kExtras) mx *= p.scale_log2;  // (-inf stays -inf)
+      if constexpr (!kExtras) mx *= exp_scale;  // (-inf stays -inf)
       const float m_new = fmaxf(row_max[hf], mx);
       const float m_use = semantics::safe_max(m_new);
       alpha[hf] = prim::exp2_approx(row_max[hf] - m_use);
@@ -717,7 +747,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const float x = s[4 * t + 2 * hf + e];
-          const float pr = prim::exp2_approx(kExtras ? x - m_use : fmaf(x, p.scale_log2, -m_use));
+          const float pr = prim::exp2_approx(kExtras ? x - m_use : fmaf(x, exp_scale, -m_use));
           s[4 * t + 2 * hf + e] = pr;
           sum += pr;
         }

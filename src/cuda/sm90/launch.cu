@@ -136,6 +136,11 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // between the consumers (comparisons).
   const char* alt = std::getenv("FLASHATTN_SM90_BLOCKN");
   const bool plain = sm90::fwd90_plain(P.p);
+  // Softcap alone takes the plain kernel with softcap (fwd_kernel.h kCap) at the default key block,
+  // and the plain kernel's choices below (three consumers, GQA packing) but its key-block
+  // alternatives. FLASHATTN_SM90_FWD_CAP=0: the kernel with extras (comparisons).
+  P.cap_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_CAP", true);
+  const bool cap = P.cap_kernel && sm90::fwd90_plain_cap(P.p);
   P.alt = alt != nullptr ? alt[0] == 'a'
                          : (kernel.head_dim == 128 && plain && !p.causal && !p.varlen && P.p.window_left < 0 &&
                             P.p.window_right < 0 && p.max_seqlen_k >= 8192) ||
@@ -187,7 +192,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
       p.causal && p.max_seqlen_q <= 1024 && !(P.skip_masked && P.pingpong && p.max_seqlen_q > 128);
   P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
                       : consumers != nullptr && consumers[0] == '2' ? 0
-                                                                    : int(plain && !short_causal);
+                                                                    : int((plain || cap) && !short_causal);
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);
@@ -195,8 +200,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.block_n = block_n;
   // GQA packing: with GQA and short queries, the most query heads of a group (a power of two
   // dividing it) whose rows still fit the tile share it: 4-5x on decoding shapes (one K/V pass
-  // for the group instead of one per query head); the plain kernel only.
-  if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) && sm90::fwd90_plain(P.p))
+  // for the group instead of one per query head); the plain kernel only (and kCap's, which runs
+  // at the default key block: launch.h picks it by the same rule).
+  if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) &&
+      (plain || (cap && block_n == sm90::fwd90_block_n(kernel.head_dim))))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
   // Causal tiles in head groups (config.h TileMap90; sessions 14-15). Longest first over all
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming

@@ -9,13 +9,15 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kDrop = false>
+template <typename T, typename C, bool kExtras, bool kDrop = false, bool kCap = false>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   static_assert(C::kSmemBytes <= C::kBudget, "Hopper's shared memory per block");
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
     throw CudaError("flashattn: internal error: sm90 forward tensor maps built for a " + std::to_string(P.block_m) +
                     "x" + std::to_string(P.block_n) + " tile, configuration " + std::to_string(C::kBlockM) + "x" +
                     std::to_string(C::kBlockN));
+  if ((kExtras || kDrop) && P.pack != 1)
+    throw CudaError("flashattn: internal error: sm90 forward with packed GQA heads on the kernel with extras or dropout");
   const int rows_per_head = C::kBlockM / P.pack;  // (pack is 1 for the extras kernel: launch.cu)
   P.p.num_m_blocks = (P.p.seqlen_q + rows_per_head - 1) / rows_per_head;
   const int64_t pairs = int64_t(P.p.batch) * (P.p.num_heads / P.pack);
@@ -33,8 +35,8 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     std::to_string(blocks));
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h).
-  auto kernel = P.switched || fwd90_switched(P) ? fwd_kernel<T, C, kExtras, kDrop, true>
-                                                 : fwd_kernel<T, C, kExtras, kDrop, false>;
+  auto kernel = P.switched || fwd90_switched(P) ? fwd_kernel<T, C, kExtras, kDrop, true, kCap>
+                                                 : fwd_kernel<T, C, kExtras, kDrop, false, kCap>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
@@ -46,6 +48,12 @@ void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
   if (fwd90_plain(P.p)) {
     launch_fwd90_config<T, C, false>(P, s);
     return;
+  }
+  if constexpr (fwd90_has_cap_kernel<C>()) {
+    if (fwd90_plain_cap(P.p) && P.cap_kernel) {
+      launch_fwd90_config<T, C, false, false, true>(P, s);
+      return;
+    }
   }
   if constexpr (fwd90_has_drop_kernel<C>()) {
     if (fwd90_plain_scores(P.p) && P.drop_kernel) {

@@ -40,7 +40,8 @@ struct Options {
   // Sliding window, aligned to the bottom-right corner; -1 leaves that side unbounded.
   int window_left = -1;
   int window_right = -1;
-  // 0 turns softcapping off; otherwise at least FLT_MIN (the smallest normal float).
+  // 0 turns softcapping off; otherwise in [FLT_MIN, 2^100] (the smallest normal float; a larger
+  // cap changes no score below 2^88).
   float softcap = 0.0f;
   // float32, (num_heads) or (batch, num_heads); an undefined view turns ALiBi off.
   TensorView alibi_slopes;

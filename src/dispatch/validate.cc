@@ -324,6 +324,15 @@ Problem common(const TensorView& q, const TensorView& k, const TensorView& v, co
     got << opt.softcap;
     fail("softcap", "must be 0 (off) or at least 1.17549435e-38 (the smallest normal float), got " + got.str());
   }
+  // Above 2^100 a cap changes no score below 2^88 in float (tanh(x) = x for |x| < 2^-12), and the
+  // GPU kernels' folded factor scale / softcap times a dot fell below the smallest normal float
+  // for ordinary scores (flushed to zero: every score 0; session 58).
+  if (opt.softcap > 0x1p100f) {
+    std::ostringstream got;
+    got << opt.softcap;
+    fail("softcap", "must be at most 1.2676506e+30 (2^100; a larger cap leaves every score below 2^88 as it is, "
+                    "use 0 for off), got " + got.str());
+  }
   p.causal = opt.causal;
   p.window_left = opt.window_left;
   p.window_right = opt.window_right;

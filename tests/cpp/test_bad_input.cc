@@ -477,6 +477,14 @@ TEST(BadInput, SoftcapSubnormal) {
                          {"must be 0 (off) or at least 1.17549435e-38", "e-"}, std::to_string(bad));
 }
 
+// Above 2^100: the GPU kernels' scale / softcap times an ordinary dot fell below the smallest
+// normal float and was flushed to zero (every score 0), while the CPU kept it.
+TEST(BadInput, SoftcapAbove2To100) {
+  for (float bad : {1.3e30f, 1e35f, 3e38f, 3.4028235e38f})
+    expect_rejected_both(false, BREAK { UNUSED_BREAK_ARGS; o.softcap = bad; }, "softcap",
+                         {"must be at most 1.2676506e+30", "e+"}, std::to_string(bad));
+}
+
 TEST(BadInput, AlibiNotFloat32) {
   expect_rejected_both(false, BREAK { UNUSED_BREAK_ARGS; o.alibi_slopes.dtype = DType::Float16; }, "alibi_slopes",
                        {"dtype must be float32"});

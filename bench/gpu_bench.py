@@ -37,12 +37,18 @@ def commit_id():
         return "unknown"
 
 
-def run_ours(binary, shapes, iters, warmup):
+def run_ours(binary, shapes, iters, warmup, softcap=0.0):
     spec = ";".join(f"{d},{s},{int(c)}" for d, s, c in shapes)
-    proc = subprocess.run([binary, "--shapes", spec, "--iters", str(iters), "--warmup", str(warmup)],
+    extra = ["--softcap", str(softcap)] if softcap > 0 else []
+    proc = subprocess.run([binary, "--shapes", spec, "--iters", str(iters), "--warmup", str(warmup)] + extra,
                           capture_output=True, text=True)
     sys.stderr.write(proc.stderr)
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    recs = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    for r in recs:  # (the binary names a softcap run "flashattn+softcapN"; the table keys on "flashattn")
+        r["impl"] = "flashattn"
+        if softcap > 0:
+            r["softcap"] = softcap
+    return recs
 
 
 def time_ms(fn, iters, warmup):
@@ -70,7 +76,9 @@ def time_ms(fn, iters, warmup):
     return statistics.median(a.elapsed_time(b) for a, b in events)
 
 
-def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
+def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim, softcap=0.0):
+    """One peer's forward and backward. With softcap (Gemma 2's scores: softcap * tanh(s / softcap))
+    FlexAttention takes it as its score_mod; SDPA's FlashAttention-2 and cuDNN have none (skipped)."""
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -78,6 +86,8 @@ def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
     shape = (batch, heads, seqlen, d)
     q, k, v = (torch.randn(shape, device="cuda", dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
     dout = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
+    if softcap > 0 and impl != "flex":
+        raise ValueError(f"{impl} (torch SDPA) has no softcap")
     if impl in ("fa2", "cudnn"):
         backend = SDPBackend.FLASH_ATTENTION if impl == "fa2" else SDPBackend.CUDNN_ATTENTION
 
@@ -105,8 +115,13 @@ def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
         if causal:
             mask = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None, seqlen, seqlen, device="cuda")
 
+        score_mod = None
+        if softcap > 0:
+            def score_mod(score, b, h, qi, ki):
+                return softcap * torch.tanh(score / softcap)
+
         def fwd():
-            return compiled(q, k, v, block_mask=mask)
+            return compiled(q, k, v, score_mod=score_mod, block_mask=mask)
     else:
         raise ValueError(impl)
     records = []
@@ -121,6 +136,8 @@ def run_peer(impl, d, seqlen, causal, iters, warmup, tokens, model_dim):
         res.append({"impl": impl, "pass": pass_, "dtype": "bf16", "head_dim": d, "seqlen_q": seqlen,
                     "seqlen_k": seqlen, "batch": batch, "heads": heads, "causal": causal, "ms": round(ms, 5),
                     "tflops": round(flops(pass_, batch, heads, seqlen, seqlen, d, causal) / (ms * 1e-3) / 1e12, 2)})
+        if softcap > 0:
+            res[-1]["softcap"] = softcap
     del q, k, v, dout, out
     torch.cuda.empty_cache()
     return res
@@ -234,6 +251,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--tokens", type=int, default=16384)
     ap.add_argument("--model-dim", type=int, default=2048)
+    ap.add_argument("--softcap", type=float, default=0.0,
+                    help="softcap every score (Gemma 2: 30 or 50); the peers then are FlexAttention alone")
     ap.add_argument("--results", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--copy-to", default="", help="also copy the JSON and PNGs here (gpu-check's output)")
     args = ap.parse_args()
@@ -250,7 +269,7 @@ def main():
         print(f"no {args.flashattn_bench}: ours not measured", file=sys.stderr)
 
     def measure_ours():
-        return run_ours(args.flashattn_bench, shapes, args.iters, args.warmup) if have_ours else []
+        return run_ours(args.flashattn_bench, shapes, args.iters, args.warmup, args.softcap) if have_ours else []
 
     def measure_peers():
         recs = []
@@ -259,7 +278,7 @@ def main():
                 if impl == "flex" and d not in flex_hdims:
                     continue
                 try:
-                    recs += run_peer(impl, d, s, c, args.iters, args.warmup, args.tokens, args.model_dim)
+                    recs += run_peer(impl, d, s, c, args.iters, args.warmup, args.tokens, args.model_dim, args.softcap)
                 except Exception as e:
                     print(f"{impl} hdim {d} seqlen {s} causal {c}: {type(e).__name__}: {str(e)[:200]}",
                           file=sys.stderr)
@@ -274,7 +293,8 @@ def main():
     records = merge_rounds(rounds)
     gpu_dir = pathlib.Path(args.results) / hdr["gpu"].replace(" ", "_")
     gpu_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"{hdr['date'][:10]}-{hdr['commit']}"
+    hdr["softcap"] = args.softcap
+    stem = f"{hdr['date'][:10]}-{hdr['commit']}" + (f"-softcap{args.softcap:g}" if args.softcap > 0 else "")
     out = gpu_dir / f"{stem}.json"
     out.write_text(json.dumps({"header": hdr, "records": records}, indent=1) + "\n")
     pngs = plot(records, gpu_dir, stem)

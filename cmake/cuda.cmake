@@ -119,7 +119,7 @@ endif()
 # The GPU benchmark's timing program (bench/gpu_bench.py drives it; bench/GPU.md).
 add_executable(flashattn_gpu_bench ${CMAKE_CURRENT_SOURCE_DIR}/bench/gpu/flashattn_gpu_bench.cc)
 target_include_directories(flashattn_gpu_bench PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
-target_link_libraries(flashattn_gpu_bench PRIVATE flashattn CUDA::cudart)
+target_link_libraries(flashattn_gpu_bench PRIVATE flashattn CUDA::cudart ${CMAKE_DL_LIBS})  # (dlopen: NVML's energy counter)
 
 # Tile-shape tuning (bench/gpu/tune_sm80.cu): each variant gets its own translation unit so
 # they compile in parallel. Off by default; tools/gpu-check turns it on.

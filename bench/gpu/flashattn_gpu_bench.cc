@@ -12,7 +12,13 @@
 // (--alibi 1: slopes 2^(-8 (h + 1) / heads), one per query head)
 // (options other than the defaults name the records' impl "flashattn+deterministic",
 // "flashattn+dropout0.1", "flashattn+softcap30", "flashattn+alibi", ..., so that they never mix with the plain runs)
+//                       [--sustain S]
+// (--sustain S: after the median, the call back to back for about S seconds, the GPU's energy
+// counter (NVML, loaded at run time) read before and after: the records gain "sustained_ms" (the
+// mean a call over that stretch, which the power cap's clocks decide on long runs: session 58
+// found the 16k cells' rounds bimodal by it), "joules" a call and "watts"; bench/gpu/energy.py)
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -84,12 +90,72 @@ double median_ms(F&& f, int warmup, int iters, cudaStream_t s) {
   return t[t.size() / 2];
 }
 
+// The GPU's energy counter in millijoules through NVML, loaded at run time (no link dependency;
+// bench/gpu/energy.py reads the same counter for the peers). Unavailable: read() returns -1.
+class EnergyCounter {
+ public:
+  EnergyCounter() {
+    lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+    if (lib_ == nullptr) return;
+    using Init = int (*)();
+    using ByBus = int (*)(const char*, void**);
+    auto init = reinterpret_cast<Init>(dlsym(lib_, "nvmlInit_v2"));
+    auto by_bus = reinterpret_cast<ByBus>(dlsym(lib_, "nvmlDeviceGetHandleByPciBusId_v2"));
+    get_ = reinterpret_cast<Get>(dlsym(lib_, "nvmlDeviceGetTotalEnergyConsumption"));
+    int dev = 0;
+    char bus[32] = {0};
+    if (init == nullptr || by_bus == nullptr || get_ == nullptr || init() != 0 || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) != cudaSuccess || by_bus(bus, &device_) != 0)
+      get_ = nullptr;
+  }
+  double read_mj() const {
+    unsigned long long mj = 0;
+    return get_ != nullptr && get_(device_, &mj) == 0 ? double(mj) : -1.0;
+  }
+
+ private:
+  using Get = int (*)(void*, unsigned long long*);
+  void* lib_ = nullptr;
+  void* device_ = nullptr;
+  Get get_ = nullptr;
+};
+
+// f back to back for about `seconds` (batches of calls sized from ms_each, synchronized between
+// batches): the mean ms a call and the energy a call in joules (-1 without NVML).
+template <typename F>
+void sustain(F&& f, double seconds, double ms_each, cudaStream_t s, const EnergyCounter& energy, double* ms,
+             double* joules) {
+  const int batch = std::max(1, int(200.0 / std::max(ms_each, 1e-3)));  // ~0.2 s a batch
+  const int batches = std::max(1, int(seconds * 1000.0 / (batch * std::max(ms_each, 1e-3)) + 0.5));
+  cudaEvent_t a, b;
+  ok(cudaEventCreate(&a), "event");
+  ok(cudaEventCreate(&b), "event");
+  ok(cudaStreamSynchronize(s), "sync");
+  const double e0 = energy.read_mj();
+  ok(cudaEventRecord(a, s), "record");
+  for (int k = 0; k < batches; ++k) {
+    for (int i = 0; i < batch; ++i) f();
+    if (k + 1 < batches) ok(cudaStreamSynchronize(s), "sync");  // (the host stays at most a batch ahead)
+  }
+  ok(cudaEventRecord(b, s), "record");
+  ok(cudaEventSynchronize(b), "sync");
+  const double e1 = energy.read_mj();
+  float total = 0.0f;
+  ok(cudaEventElapsedTime(&total, a, b), "elapsed");
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  const int calls = batch * batches;
+  *ms = double(total) / calls;
+  *joules = e0 >= 0.0 && e1 >= e0 ? (e1 - e0) * 1e-3 / calls : -1.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string shapes = "128,8192,0", pass = "both", dtype = "bf16";
   int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5, deterministic = 0, alibi = 0;
   float dropout = 0.0f, softcap = 0.0f;
+  double sustain_s = 0.0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--shapes") shapes = v;
@@ -103,6 +169,7 @@ int main(int argc, char** argv) {
     else if (k == "--dropout") dropout = float(std::atof(v.c_str()));
     else if (k == "--softcap") softcap = float(std::atof(v.c_str()));
     else if (k == "--alibi") alibi = std::atoi(v.c_str());
+    else if (k == "--sustain") sustain_s = std::atof(v.c_str());
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -120,6 +187,7 @@ int main(int argc, char** argv) {
   if (alibi) impl += "+alibi";
   cudaStream_t stream;
   ok(cudaStreamCreate(&stream), "stream");
+  const EnergyCounter energy;
   std::stringstream ss(shapes);
   std::string item;
   while (std::getline(ss, item, ';')) {
@@ -171,19 +239,29 @@ int main(int argc, char** argv) {
     }
     const double flops_fwd = 4.0 * batch * pairs * heads * d;
     // "path": the kernel family the selector ran (cuda-sm80, cuda-sm90), from RunInfo.
-    auto record = [&](const char* p, const std::string& path, double ms, double flops) {
+    auto record = [&](const char* p, const std::string& path, double ms, double flops, auto&& call) {
+      std::string extra;
+      if (sustain_s > 0.0) {
+        double sms = 0.0, joules = -1.0;
+        sustain(call, sustain_s, ms, stream, energy, &sms, &joules);
+        char buf[160];
+        std::snprintf(buf, sizeof(buf), ", \"sustained_ms\": %.5f, \"sustained_tflops\": %.2f, \"joules\": %.5f, \"watts\": %.1f",
+                      sms, flops / (sms * 1e-3) / 1e12, joules, joules > 0.0 ? joules / (sms * 1e-3) : -1.0);
+        extra = buf;
+      }
       std::printf(
           "{\"impl\": \"%s\", \"pass\": \"%s\", \"path\": \"%s\", \"dtype\": \"%s\", \"head_dim\": %d, "
           "\"seqlen_q\": %d, \"seqlen_k\": %d, \"batch\": %d, \"heads\": %d, \"heads_kv\": %d, \"causal\": %s, "
-          "\"ms\": %.5f, \"tflops\": %.2f}\n",
+          "\"ms\": %.5f, \"tflops\": %.2f%s}\n",
           impl.c_str(), p, path.c_str(), dt == DType::BFloat16 ? "bf16" : "fp16", d, seqlen, seqlen_k, batch, heads, heads_kv,
-          causal ? "true" : "false", ms, flops / (ms * 1e-3) / 1e12);
+          causal ? "true" : "false", ms, flops / (ms * 1e-3) / 1e12, extra.c_str());
       std::fflush(stdout);
     };
     try {
       const std::string fwd_path = forward(fa, ctx).path;
-      const double fwd_ms = median_ms([&] { forward(fa, ctx); }, warmup, iters, stream);
-      if (pass != "bwd") record("fwd", fwd_path, fwd_ms, flops_fwd);
+      auto fwd_call = [&] { forward(fa, ctx); };
+      const double fwd_ms = median_ms(fwd_call, warmup, iters, stream);
+      if (pass != "bwd") record("fwd", fwd_path, fwd_ms, flops_fwd, fwd_call);
       if (pass != "fwd") {
         BackwardArgs ba;
         ba.q = fa.q;
@@ -197,8 +275,9 @@ int main(int argc, char** argv) {
         ba.dk = view_kv(dk);
         ba.dv = view_kv(dv);
         const std::string bwd_path = backward(ba, ctx).path;
-        const double bwd_ms = median_ms([&] { backward(ba, ctx); }, warmup, iters, stream);
-        record("bwd", bwd_path, bwd_ms, 2.5 * flops_fwd);
+        auto bwd_call = [&] { backward(ba, ctx); };
+        const double bwd_ms = median_ms(bwd_call, warmup, iters, stream);
+        record("bwd", bwd_path, bwd_ms, 2.5 * flops_fwd, bwd_call);
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "shape %s failed: %s\n", item.c_str(), e.what());

@@ -68,7 +68,8 @@ inline bool sm90_device(std::string* why) {
 // Every option of the shared semantics at one head_dim (bf16, 4 heads, 300 x 517): softcap,
 // ALiBi, windows (one that leaves key blocks without queries), MQA, GQA 4:1, dropout (when the
 // path takes it), large logits, varlen with empty and short sequences. Seeds are the caller's.
-inline std::vector<Spec> option_specs(int head_dim, bool dropout) {
+// Their base: bf16, 300 queries over 517 keys, 4 heads, the CUDA backend.
+inline Spec option_base(int head_dim) {
   Spec base;
   base.dtype = DType::BFloat16;
   base.head_dim = head_dim;
@@ -77,6 +78,10 @@ inline std::vector<Spec> option_specs(int head_dim, bool dropout) {
   base.heads = 4;
   base.heads_kv = 4;
   base.backend = Backend::Cuda;
+  return base;
+}
+inline std::vector<Spec> option_specs(int head_dim, bool dropout) {
+  const Spec base = option_base(head_dim);
   std::vector<Spec> specs;
   Spec s = base;
   s.softcap = 5.0f;

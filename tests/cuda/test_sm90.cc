@@ -527,15 +527,8 @@ TEST(Sm90, PackedGqa) {
 // head_dim 64, persistent grids with a stream-K tail; and the same problems on the kernel with
 // extras (FLASHATTN_SM90_FWD_CAP=0), each against the reference.
 std::vector<Spec> softcap_specs(int d) {
-  Spec base;
-  base.dtype = DType::BFloat16;
-  base.head_dim = d;
-  base.seqlen_q = 300;
-  base.seqlen_k = 517;
-  base.heads = 4;
-  base.heads_kv = 4;
+  Spec base = option_base(d);
   base.softcap = 30.0f;
-  base.backend = Backend::Cuda;
   std::vector<Spec> v;
   Spec s = base;
   v.push_back(s);

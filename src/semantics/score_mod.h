@@ -76,8 +76,9 @@ struct ScoreMod {
   // Softcap's folded constants (softcap > 0): a score is softcap_out(out_scale) * tanh(dot *
   // softcap_in()). Both clamped finite: validate.cc takes caps in [FLT_MIN, 2^100], so scale /
   // softcap may reach ~2^126 x scale (and softcap x a large out_scale pass FLT_MAX), and 0 x inf
-  // would make a zero score NaN (past the first clamp tanh is +-1 anyway). softcap_out of a positive out_scale is positive, so a kernel may take a row's maximum over the
-  // tanh values and scale it after (the sm90 forward's kernel with softcap alone, fwd_kernel.h).
+  // would make a zero score NaN (past the first clamp tanh is +-1 anyway). softcap_out of a
+  // positive out_scale is positive, so a kernel may take a row's maximum over the tanh values and
+  // scale it after (the sm90 forward's kernel with softcap alone, fwd_kernel.h).
   FA_HD T softcap_in() const { return fa_clamp_finite(scale / softcap); }
   FA_HD T softcap_out(T out_scale) const { return fa_clamp_finite(softcap * out_scale); }
   template <int kSoftcap, int kAlibi>

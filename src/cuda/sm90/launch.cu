@@ -200,10 +200,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.block_n = block_n;
   // GQA packing: with GQA and short queries, the most query heads of a group (a power of two
   // dividing it) whose rows still fit the tile share it: 4-5x on decoding shapes (one K/V pass
-  // for the group instead of one per query head); the plain kernel only (and kCap's, which runs
-  // at the default key block: launch.h picks it by the same rule).
+  // for the group instead of one per query head); the plain kernel only, and kCap (launch.h picks
+  // it by the same rule, fwd90_takes_cap).
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) &&
-      (plain || (cap && block_n == sm90::fwd90_block_n(kernel.head_dim))))
+      (plain || sm90::fwd90_takes_cap(P, kernel.head_dim, block_n)))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
   // Causal tiles in head groups (config.h TileMap90; sessions 14-15). Longest first over all
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming

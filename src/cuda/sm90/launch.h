@@ -50,7 +50,7 @@ void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
     return;
   }
   if constexpr (fwd90_has_cap_kernel<C>()) {
-    if (fwd90_plain_cap(P.p) && P.cap_kernel) {
+    if (fwd90_takes_cap(P, C::kD, C::kBlockN)) {
       launch_fwd90_config<T, C, false, false, true>(P, s);
       return;
     }

@@ -130,6 +130,54 @@ inline std::vector<Spec> option_specs(int head_dim, bool dropout) {
   return specs;
 }
 
+// Softcap alone's problems (the sm90 kernels with softcap, kCap: test_sm90.cc Sm90.SoftcapKernel,
+// test_sm90_bwd.cc Sm90Bwd.SoftcapKernel): masks, GQA (short queries: packed by the forward),
+// varlen, a negative and a zero scale, caps from 0.5 to 2^100 (the largest validation takes),
+// large logits (tanh saturates).
+inline std::vector<Spec> softcap_specs(int d) {
+  Spec base = option_base(d);
+  base.softcap = 30.0f;
+  std::vector<Spec> v;
+  Spec s = base;
+  v.push_back(s);
+  s.dtype = DType::Float16;
+  s.causal = true;  // bottom-right: rows before the first key see none
+  s.seqlen_q = 600;
+  v.push_back(s);
+  s = base;
+  s.window_left = 100;
+  s.window_right = 17;
+  s.softcap = 0.5f;  // a cap below the scores: the tanh saturates
+  v.push_back(s);
+  s = base;
+  s.heads = 8;
+  s.heads_kv = 2;  // GQA 4:1, short queries: packed
+  s.seqlen_q = 7;
+  s.seqlen_k = 900;
+  v.push_back(s);
+  s = base;
+  s.softmax_scale = -0.2f;  // negative: the max over tanh values still orders the scores
+  s.qk_std = 4.0f;
+  v.push_back(s);
+  s = base;
+  s.softmax_scale = 0.0f;  // every score 0: uniform weights
+  v.push_back(s);
+  s = base;
+  s.softcap = 0x1p100f;  // the largest cap validation takes: scale / softcap ~2^-103
+  s.dtype = DType::Float16;
+  v.push_back(s);
+  s = base;
+  s.qk_std = 10.0f;  // large logits
+  v.push_back(s);
+  s = base;
+  s.batch = 4;
+  s.lens_q = {0, 130, 1, 257};
+  s.lens_k = {5, 0, 300, 517};
+  s.causal = true;
+  v.push_back(s);
+  return v;
+}
+
 // One case of the sm90 grids (tests/cuda/test_sm90*.cc) and its test name.
 struct GridParam {
   DType dtype;
@@ -346,6 +394,9 @@ inline bool tier_in_build(const Spec& spec, bool backward, std::string* why = nu
     }
   return true;
 }
+// For the tests over several tiers: a skip when none of them is in the build.
+#define SKIP_IF_NONE_RAN(ran) \
+  if ((ran) == 0) GTEST_SKIP() << "none of this test's head_dim tiers is in this build (FLASHATTN_HEAD_DIMS)"
 #define REQUIRE_TIER_BUILT(spec, backward)                                          \
   do {                                                                              \
     std::string why_;                                                               \

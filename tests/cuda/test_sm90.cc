@@ -49,9 +49,6 @@ bool check_sm90_if_built(const Spec& s) {
   with_sm90(true, [&] { check_forward_gpu(s, "cuda-sm90"); });
   return true;
 }
-// For the tests over several tiers: a skip when none of them is in the build.
-#define SKIP_IF_NONE_RAN(ran) \
-  if ((ran) == 0) GTEST_SKIP() << "none of this test's head_dim tiers is in this build (FLASHATTN_HEAD_DIMS)"
 
 class Sm90Grid : public testing::TestWithParam<GridParam> {};
 
@@ -525,51 +522,8 @@ TEST(Sm90, PackedGqa) {
 // key block: masks, GQA packed and not, varlen, a negative and a zero scale, caps from 0.5 to
 // 2^100 (the largest validation takes), large logits (tanh saturates), three consumers at
 // head_dim 64, persistent grids with a stream-K tail; and the same problems on the kernel with
-// extras (FLASHATTN_SM90_FWD_CAP=0), each against the reference.
-std::vector<Spec> softcap_specs(int d) {
-  Spec base = option_base(d);
-  base.softcap = 30.0f;
-  std::vector<Spec> v;
-  Spec s = base;
-  v.push_back(s);
-  s.dtype = DType::Float16;
-  s.causal = true;  // bottom-right: rows before the first key see none
-  s.seqlen_q = 600;
-  v.push_back(s);
-  s = base;
-  s.window_left = 100;
-  s.window_right = 17;
-  s.softcap = 0.5f;  // a cap below the scores: the tanh saturates
-  v.push_back(s);
-  s = base;
-  s.heads = 8;
-  s.heads_kv = 2;  // GQA 4:1, short queries: packed
-  s.seqlen_q = 7;
-  s.seqlen_k = 900;
-  v.push_back(s);
-  s = base;
-  s.softmax_scale = -0.2f;  // negative: the max over tanh values still orders the scores
-  s.qk_std = 4.0f;
-  v.push_back(s);
-  s = base;
-  s.softmax_scale = 0.0f;  // every score 0: uniform weights
-  v.push_back(s);
-  s = base;
-  s.softcap = 0x1p100f;  // the largest cap validation takes: scale / softcap ~2^-103
-  s.dtype = DType::Float16;
-  v.push_back(s);
-  s = base;
-  s.qk_std = 10.0f;  // large logits
-  v.push_back(s);
-  s = base;
-  s.batch = 4;
-  s.lens_q = {0, 130, 1, 257};
-  s.lens_k = {5, 0, 300, 517};
-  s.causal = true;
-  v.push_back(s);
-  return v;
-}
-
+// extras (FLASHATTN_SM90_FWD_CAP=0), each against the reference (the problems: gpu_harness.h
+// softcap_specs).
 TEST(Sm90, SoftcapKernel) {
   REQUIRE_SM90();
   int ran = 0;

@@ -164,7 +164,8 @@ TEST(Sm90Bwd, FallsBackToSm80) {
 // FLASHATTN_SM90_BWD_DETERMINISTIC=1 all the same): the dQ writer warps add in key-block order, so three runs are bitwise equal; GQA,
 // causal, unequal lengths, tiers 64, 128, 192, 256 (dQ staged in the ring stage); varlen (the flat
 // per-row reductions; at 256 the sm80 path, its kernel adds dQ by red.global there); a sliding window
-// (query blocks whose first key block is not 0) with a softcap (the extras kernel); dropout
+// (query blocks whose first key block is not 0) with a softcap (kCap at tier 64, the kernel with
+// extras elsewhere: determinism takes 64-query steps at tier 128); dropout
 // (kDrop's keep bits).
 // (One test per tier and variant: ctest runs them in parallel; one per tier took 92 s, session 9.)
 class Sm90BwdDeterministic : public testing::TestWithParam<std::tuple<int, int>> {};
@@ -524,7 +525,8 @@ TEST(Sm90Bwd, Block64) {
 // FLASHATTN_SM90_BWD_BLOCK_M=80, which any value but 64 means: bwd_config.h kDqT, dQ transposed
 // through a swizzled buffer): the grid's head_dim 96, 104 and 128 cases (padded head_dims, odd
 // lengths, causal: the mask cuts 80-row steps; the last step partial), the options (a softcap,
-// ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok), the stream-K tail on 3 and 11 CTAs,
+// ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok; softcap alone: 80-query steps with
+// kCap), the stream-K tail on 3 and 11 CTAs,
 // deterministic (64-query steps), and agreement with the 64-query steps, causal and not. Each call
 // must have taken the steps the rule gives it (the launch counter).
 template <typename F>
@@ -551,7 +553,7 @@ TEST(Sm90Bwd, Block80) {
     std::vector<Spec> specs = option_specs(128, /*dropout=*/true);
     for (Spec& x : specs) {
       x.seed = 4300 + uint64_t(&x - specs.data());
-      check(x, x.softcap == 0 && !x.alibi && x.dropout == 0 && !x.varlen());
+      check(x, !x.alibi && x.dropout == 0 && !x.varlen());  // (softcap alone: kCap)
     }
     with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
       for (const char* grid : {"3", "11"})
@@ -595,6 +597,62 @@ TEST(Sm90Bwd, Block64AtTier128) {
   with_env("FLASHATTN_SM90_BWD_BLOCK_M", nullptr,
            [&] { check_backward_sm90(streamk_spec(128, 0, 2, 4, 200, 500, 8510), "cuda-sm90"); });
   EXPECT_EQ(steps80_launches(), before + 1) << "the default took 64-query steps at head_dim 128";
+}
+
+// Softcap alone on the plain kernel with softcap (bwd_kernel.h kCap: P from tanh(dot softcap_in),
+// d(score)/d(dot) = 1 - t^2 folded into P^T for dS^T or taken with dS) where bwd90_has_cap builds
+// it: tier 64's 128-query steps and tier 128's 80-query steps (padded batches; varlen there takes
+// 64-query steps and the kernel with extras); the problems of the forward's test (gpu_harness.h
+// softcap_specs: masks, GQA, varlen, negative and zero scales, caps 0.5 to 2^100, large logits) on
+// it and on the kernel with extras (FLASHATTN_SM90_BWD_CAP=0; tier 256: the split schedule's), a
+// stream-K tail on a persistent grid, and the two kernels' agreement. The launch counter tells
+// which kernel ran.
+TEST(Sm90Bwd, SoftcapKernel) {
+  REQUIRE_SM90_BWD();
+  int ran = 0;
+  auto cap_launches = [] { return cuda::launch_counters().sm90_bwd_cap.load(); };
+  auto check = [&](const Spec& x, bool want_cap) {
+    const long long before = cap_launches();
+    check_backward_sm90(x, "cuda-sm90");
+    const bool took = cap_launches() > before;
+    EXPECT_EQ(took, want_cap) << "kCap taken: " << took << ", " << x.str();
+    ++ran;
+  };
+  for (const char* cap : {"1", "0"})
+    with_env("FLASHATTN_SM90_BWD_CAP", cap, [&] {
+      for (int d : {64, 96, 128, 256}) {
+        const int tier = bwd90_tier(d);
+        if (!tier_built(tier) || (tier == 256 && cap[0] == '0')) continue;
+        std::vector<Spec> specs = softcap_specs(d);
+        for (Spec& x : specs) {
+          x.seed = uint64_t(d) * 171 + uint64_t(&x - specs.data()) + (cap[0] == '0' ? 9000 : 0);
+          if (!tier_in_build(x, true)) continue;  // (head_dim 96: its forward tier)
+          SCOPED_TRACE(std::string("FLASHATTN_SM90_BWD_CAP=") + cap);
+          check(x, cap[0] == '1' && (tier == 64 || (tier == 128 && !x.varlen())));
+        }
+      }
+    });
+  auto with_cap = [](const char* on) {
+    return [on](auto&& run) { with_env("FLASHATTN_SM90_BWD_CAP", on, [&] { with_sm90_bwd(true, run); }); };
+  };
+  for (int d : {64, 128}) {
+    if (!tier_built(d)) continue;
+    Spec s = streamk_spec(d, 0, 2, 4, 200, 500, 8600 + uint64_t(d));
+    s.softcap = 25.0f;
+    s.dtype = DType::Float16;
+    with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
+      with_env("FLASHATTN_SM90_BWD_PERSISTENT", "3", [&] {
+        SCOPED_TRACE("stream-K, grid 3");
+        check(s, true);
+      });
+    });
+    Spec a = softcap_specs(d)[1];  // fp16, causal
+    a.heads = 8;
+    a.heads_kv = 2;
+    a.seed = 8700 + uint64_t(d);
+    backward_agree(a, "cuda-sm90", with_cap("1"), "cuda-sm90", with_cap("0"));
+  }
+  SKIP_IF_NONE_RAN(ran);
 }
 
 // The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed

@@ -50,6 +50,10 @@ struct FwdParams {
 // One predicate for the launchers' choice and for the backward's dq factor (the plain backward
 // leaves softmax's scale out of dS).
 __host__ __device__ inline bool uses_extras(const FwdParams& p) { return p.has_score_mod || p.dropout.enabled(); }
+// Softcap alone (no ALiBi, no dropout): the sm90 kernels' plain schedules with softcap (kCap).
+__host__ __device__ inline bool softcap_alone(const FwdParams& p) {
+  return p.softcap > 0.0f && p.alibi == nullptr && !p.dropout.enabled();
+}
 
 struct BwdParams {
   FwdParams fwd;  // q, k, v, out, lse (required), mask, modifiers, dropout

@@ -155,6 +155,9 @@ struct BwdParams90 {
   bool serial_sdp = false;
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
+  // Softcap alone in the plain kernel's configuration (kCap; bwd_config.h bwd90_has_cap): the
+  // launcher's choice (bwd_launch.cu).
+  bool cap = false;
   // Dropout: with a score modifier, at head_dim 192 / 256, or at head_dim 64 in 64-query steps
   // (FLASHATTN_SM90_BWD_BLOCK_M=64) the kernel with extras, else kDrop (bwd_launch.h).
   bool dropout() const { return bp.fwd.dropout.enabled(); }
@@ -243,10 +246,18 @@ __host__ __device__ constexpr bool bwd90_scale_out() {
 // thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
+// kCap (bwd90_has_cap, the default where softcap alone is on: BwdParams90::cap): the plain kernel's
+// configuration and schedule with each score tanh(dot softcap_in) (ScoreMod's folded constants,
+// as the forward's kCap): P = exp2(t softcap_out(log2 e) - LSE) and d(score)/d(dot) = 1 - t^2 (the
+// scale left out, bwd90_scale_out), one multiply, one MUFU.TANH and two more operations an element.
+// The schedule without lag (80-query steps) forms dS with P at once; kLag keeps P^T d(score)/d(dot)
+// for dS^T in place of P^T, whose fragments for dV are packed as each pair is computed (no
+// register more than the plain kernel's).
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
+  static_assert(!kCap || (!kExtras && !kDrop && !C::kSplitD), "kCap: the plain kernel with softcap alone");
   constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
   static_assert(!kKeep || !C::kDqT, "80-query steps (kDqT): no dropout (bwd90_steps80_ok)");
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
@@ -760,10 +771,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   float acc_dv[kNKV], acc_dk[C::kSplitD ? 1 : kNKV];
 
   semantics::ScoreMod<float> mod;  // (diag_offset: per item)
-  if constexpr (kExtras) {
+  if constexpr (kExtras || kCap) {
     mod.scale = p.scale;
     mod.softcap = p.softcap;
   }
+  // kCap: a score in exp2's units is tanh(dot cap_in) cap_out.
+  [[maybe_unused]] const float cap_in = kCap ? mod.softcap_in() : 0.0f;
+  [[maybe_unused]] const float cap_out = kCap ? mod.softcap_out(sm80::kLog2e) : 0.0f;
 
   // S^T = K Q^T and dP^T = V dO^T of step s_ (its stage waited for: q_full), one commit group each. (Each wgmma has one call
   // site and its accumulators live inside one iteration: issuing step s + 1's from the end of
@@ -1318,6 +1332,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         float dist0 = 0.0f;
         if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
         constexpr bool kScaleOut = bwd90_scale_out<C, kExtras>();
+        // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
+        uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
+        [[maybe_unused]] float grad_prev = 0.0f;  // (kLag && kCap: the pair's first element's)
         // Element j = 4 g + e: key kr0 + 8 (e / 2), query g * 8 + 2 tq + e % 2.
         // (With extras, softcap tested once outside the loop: ScoreMod::with_softcap.)
         auto elements = [&](auto softcap_on) {
@@ -1337,11 +1354,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 const float dist = dist0 + float(qoff - hf * 8);
                 const float sm = mod.template apply_dist_grad<decltype(softcap_on)::value, -1>(dot, dist, &grad, sm80::kLog2e);
                 pr = prim::exp2_approx(sm - lse);
+              } else if constexpr (kCap) {
+                const float t = semantics::fa_tanh(dot * cap_in);
+                pr = prim::exp2_approx(t * cap_out - lse);
+                grad = 1.0f - t * t;  // (kScaleOut)
               } else {
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);
               }
               if (!(uint32_t(qoff - qlo[hf]) < qspan[hf])) pr = 0.0f;
               acc_s[j] = pr;
+              if constexpr (kLag && kCap) {
+                // P^T's fragment of the pair (j - 1, j) for dV, then P^T d(score)/d(dot) for dS^T.
+                if (e % 2 == 1) {
+                  pa[j / 8][(j % 8) / 2] = prim::pack2(acc_s[j - 1], pr, T());
+                  acc_s[j - 1] *= grad_prev;
+                  acc_s[j] = pr * grad;
+                }
+                grad_prev = grad;
+              }
               if constexpr (!kLag) {
                 // dS^T with P^T (the schedule without lag: kExtras). Dropout (as the sm80
                 // backward): dV takes P dropped and scaled, dS = P (dP dropped and scaled - D)
@@ -1371,15 +1401,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
             return x;
           }
         };
-        // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
-        uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
+        // P^T's fragments (kLag && kCap: packed in the element loop).
+        if constexpr (!(kLag && kCap)) {
 #pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk)
+          for (int kk = 0; kk < kBlockM / 16; ++kk)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int j = 8 * kk + 2 * e;
-            pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
-          }
+            for (int e = 0; e < 4; ++e) {
+              const int j = 8 * kk + 2 * e;
+              pa[kk][e] = prim::pack2(dropped(acc_s[j], j), dropped(acc_s[j + 1], j + 1), T());
+            }
+        }
         // dV += P^T dO: one commit group.
         reg_fence(acc_dv);
         reg_fence(pa);

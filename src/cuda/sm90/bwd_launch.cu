@@ -76,16 +76,17 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (boxes of bwd90_block_n rows, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 128 at head_dim tier 64 without a score modifier (dropout included: kDrop; twice the
-// GEMM work per synchronization of the consumer warpgroups; session 7 measured it 7-10% faster
-// than 64-query steps since the consumer loop's rewrite, bench/NOTES.md), else 64 (registers:
-// tier 128, and the kernel with extras, whose S^T and dP^T are live at once), or 80 at tier 128
-// where bwd90_steps80_ok allows them and the device's opt-in shared memory holds the kernel
-// (bwd_config.h kDqT: FlashAttention-3's d128 step, which it keeps for calls without a mask; here
-// masks take it too; the default since session 40 measured it against 64-query steps on the H100,
-// d128 seqlen 512-16k: +1.4-2.0% without a mask at 512, 1k, 2k, 8k, 16k, -0.6% at 4k, causal
-// 2k -0.8%, 8k +2.7%, bench/NOTES.md). FLASHATTN_SM90_BWD_BLOCK_M=64 takes 64 at both tiers; any
-// other value changes nothing.
+// Queries per step: 128 at head_dim tier 64 without a score modifier or with softcap alone (kCap;
+// dropout included: kDrop; twice the GEMM work per synchronization of the consumer warpgroups;
+// session 7 measured it 7-10% faster than 64-query steps since the consumer loop's rewrite,
+// bench/NOTES.md), else 64 (registers: tier 128, and the kernel with extras, whose S^T and dP^T
+// are live at once), or 80 at tier 128 (softcap alone included: kCap) where bwd90_steps80_ok
+// allows them and the device's opt-in shared memory holds the kernel (bwd_config.h kDqT:
+// FlashAttention-3's d128 step, which it keeps for calls without a mask; here masks take it too;
+// the default since session 40 measured it against 64-query steps on the H100, d128 seqlen
+// 512-16k: +1.4-2.0% without a mask at 512, 1k, 2k, 8k, 16k, -0.6% at 4k, causal 2k -0.8%, 8k
+// +2.7%, bench/NOTES.md). FLASHATTN_SM90_BWD_BLOCK_M=64 takes 64 at both tiers; any other value
+// changes nothing.
 float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   const Launch& l = *static_cast<const Launch*>(user);
   const Problem& p = *l.p;
@@ -102,23 +103,38 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   // is 256-byte aligned (sm80's Workspace), as the bulk reductions need.
   // Head_dim 256: the dQ staged in the ring stage (kDqStage), padded batch only (its tensor form);
   // varlen there by red.global (deterministic varlen goes to the sm80 path, sm90_bwd_eligible).
-  const bool stage = bwd90_dq_staged(l.kernel->head_dim);
+  const int tier = l.kernel->head_dim;
+  const bool stage = bwd90_dq_staged(tier);
   P.dq_smem = (bp.deterministic || env_choice("FLASHATTN_SM90_BWD_DQ_TMA", true)) &&
               !(stage && bp.fwd.cu_seqlens_q != nullptr);
   P.dq_tensor = P.dq_smem && bp.fwd.cu_seqlens_q == nullptr;  // padded batch: rows b * seqlen_q + i
+  // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
+  // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
+  P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
   const char* block_m_env = std::getenv("FLASHATTN_SM90_BWD_BLOCK_M");
   const std::string block_m = block_m_env != nullptr ? block_m_env : "";
-  P.block_m = p.head_dim <= 64 && !P.extras() && block_m != "64" ? 128 : 64;
-  if (block_m != "64" &&
-      bwd90_steps80_ok(l.kernel->head_dim, P.extras(), P.dropout(), bp.deterministic, P.dq_tensor) &&
-      current_device().smem_optin >= std::size_t(Steps80::kSmemBytes))
-    P.block_m = Steps80::kBlockM;
+  // The steps of a call whose scores take the plain kernel's schedule (plain) or not.
+  auto steps_for = [&](bool plain) {
+    if (block_m != "64" && bwd90_steps80_ok(tier, !plain, P.dropout(), bp.deterministic, P.dq_tensor) &&
+        current_device().smem_optin >= std::size_t(Steps80::kSmemBytes))
+      return Steps80::kBlockM;
+    return p.head_dim <= 64 && plain && block_m != "64" ? 128 : 64;
+  };
+  // Softcap alone: the plain kernel's steps with kCap where that configuration has it
+  // (bwd90_has_cap), else the kernel with extras; FLASHATTN_SM90_BWD_CAP=0 always the latter.
+  // Session 59 measured it (bench/NOTES.md).
+  P.cap = sm80::softcap_alone(bp.fwd) && env_choice("FLASHATTN_SM90_BWD_CAP", true);
+  P.block_m = steps_for(!P.extras() || P.cap);
+  if (P.cap && !bwd90_has_cap(tier, P.block_m, P.dq_smem, P.k_regs)) {
+    P.cap = false;
+    P.block_m = steps_for(false);
+  }
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;
   const int64_t rows_k = p.varlen ? p.total_k : p.max_seqlen_k;
   const int batch = p.varlen ? 1 : p.batch;
   P.tma_q = make_tensor_map(bp.fwd.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, P.block_m);
   P.tma_do = make_tensor_map(bp.dout, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, P.block_m);
-  P.block_n = bwd90_block_n(l.kernel->head_dim);
+  P.block_n = bwd90_block_n(tier);
   P.tma_k = make_tensor_map(bp.fwd.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, P.block_n);
   P.tma_v = make_tensor_map(bp.fwd.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, P.block_n);
   if (P.dq_tensor) P.tma_dq = make_dq_tensor_map(bp, P.block_m, stage || P.block_m == Steps80::kBlockM);
@@ -129,16 +145,13 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
   bp.dq_ticket_rows = P.block_m;
   // dK and dV through shared memory and TMA stores (BwdParams90::dkdv_tma): padded batches (a box
   // of a varlen batch would cross into the next sequence's rows) on tiers without kSplitD.
-  P.dkdv_tma = !p.varlen && !bwd90_split_d(l.kernel->head_dim) && env_choice("FLASHATTN_SM90_BWD_DKDV_TMA", true);
+  P.dkdv_tma = !p.varlen && !bwd90_split_d(tier) && env_choice("FLASHATTN_SM90_BWD_DKDV_TMA", true);
   P.dv_early = env_choice("FLASHATTN_SM90_BWD_DV_EARLY", true);
   if (P.dkdv_tma) {
     P.tma_dk = make_tensor_map(bp.dk, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, 64);
     P.tma_dv = make_tensor_map(bp.dv, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, 64);
   }
   P.bp.dq_store_mode = l.dq_store_mode;
-  // K's A fragments in registers at 128-query steps (bwd_launch.h): the default since session 8
-  // measured it (seqlen 8k, d64: 429 -> 444 TFLOP/s, causal 401 -> 430); =0 opts out.
-  P.k_regs = env_choice("FLASHATTN_SM90_BWD_K_REGS", true);
   P.serial_sdp = env_choice("FLASHATTN_SM90_BWD_SERIAL_SDP", false);  // (tiers 192, 256; bwd_kernel.h)
   // Query walks rotated per key block (sm80::QueryWalk; not when deterministic): the default since
   // session 20 measured it (bf16, 2 rounds: d256 2k / 8k +2.5% / +1.8%, d64 8k causal +2%, d128
@@ -170,7 +183,6 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     if (!sk_force && P.sk.plan.saving() < 0.02) P.sk.plan = StreamK();
     // A slot per CTA: 256 consumer threads x their dK and dV accumulators (kSplitD: one of the
     // two, bwd_config.h), and two flags (one a consumer warpgroup).
-    const int tier = l.kernel->head_dim;
     const std::size_t slot_bytes = std::size_t(256) * (bwd90_split_d(tier) ? tier / 2 : tier) * 4;
     if (P.sk.plan.width > 0) split_ws = P.sk.allocate(*l.context, tiles, grid, slot_bytes, 2);
   }
@@ -238,7 +250,7 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
     }
     std::printf("BK launch=%d grid=%lld tiles=%lld dp_rounds=%d width=%d steps=%d head_dim=%d\n", L, (long long)grid,
                 (long long)tiles, P.sk.plan.width > 0 ? P.sk.plan.dp_rounds : 1, P.sk.plan.width,
-                (f.seqlen_q + P.block_m - 1) / P.block_m * f.group, l.kernel->head_dim);
+                (f.seqlen_q + P.block_m - 1) / P.block_m * f.group, tier);
     for (int c = 0; c < ctas; ++c) {
       const BwdTraceRec* r = &h[std::size_t(c) * (kBwdTraceItems + 1)];
       if (r[0].t_start == 0) continue;

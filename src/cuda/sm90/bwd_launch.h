@@ -14,7 +14,7 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
@@ -45,7 +45,8 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
     P.sk.plan = StreamK(tiles, tiles, 0);
   }
   if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_scale_out<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
-  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop>;
+  if constexpr (kCap) launch_counters().sm90_bwd_cap.fetch_add(1, std::memory_order_relaxed);
+  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop, kCap>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
@@ -67,12 +68,18 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   }
 }
 
-// 128-query steps (tier 64): plain scores only (the kernel with extras would not fit the
-// registers), dropout by kDrop. K's A fragments in registers by default
-// (FLASHATTN_SM90_BWD_K_REGS=0: in shared memory; bwd_kernel.h); with dropout in shared memory
-// (registers).
+// 128-query steps (tier 64): plain scores or softcap alone (kCap, with K in registers; the kernel
+// with extras would not fit the registers), dropout by kDrop. K's A fragments in registers by
+// default (FLASHATTN_SM90_BWD_K_REGS=0: in shared memory; bwd_kernel.h); with dropout in shared
+// memory (registers).
 template <typename T, typename C>
 void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
+  if (P.cap) {
+    if constexpr (bwd90_has_cap(C::kD, C::kBlockM, C::kDqSmem, true)) {
+      if (P.k_regs) return launch_bwd90_config<T, C, false, true, false, true>(P, s);
+    }
+    throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap for this configuration");
+  }
   if (P.extras())
     throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
   if (P.dropout()) launch_bwd90_config<T, C, false, false, true>(P, s);
@@ -122,13 +129,15 @@ void launch_bwd90(const void* params, void* stream) {
   }
   if constexpr (kD == 128) {
     // 80-query steps (bwd_config.h kDqT), where bwd90_steps80_ok allowed them (bwd_launch.cu):
-    // plain scores only, the dQ variant's tensor form.
+    // plain scores or softcap alone (kCap), the dQ variant's tensor form.
     if (P.block_m == 80) {
-      if (!bwd90_steps80_ok(kD, P.extras(), P.dropout(), P.bp.deterministic, P.dq_smem && P.dq_tensor))
-        throw CudaError("flashattn: internal error: the sm90 backward's 80-query steps take plain scores, no dropout, "
-                        "no determinism and a padded batch");
+      if (!bwd90_steps80_ok(kD, P.extras() && !P.cap, P.dropout(), P.bp.deterministic, P.dq_smem && P.dq_tensor))
+        throw CudaError("flashattn: internal error: the sm90 backward's 80-query steps take plain scores or softcap "
+                        "alone, no dropout, no determinism and a padded batch");
       launch_counters().sm90_bwd_steps80.fetch_add(1, std::memory_order_relaxed);
-      return launch_bwd90_config<T, Bwd90Config<kD, true, 80>, false>(P, s);
+      using C80 = Bwd90Config<kD, true, 80>;
+      if (P.cap) return launch_bwd90_config<T, C80, false, false, false, true>(P, s);
+      return launch_bwd90_config<T, C80, false>(P, s);
     }
   }
   launch_bwd90_block<T, kD, 64>(P, s);

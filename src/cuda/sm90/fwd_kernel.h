@@ -209,9 +209,7 @@ constexpr bool fwd90_has_drop_kernel() {
 // MUFU.TANH. The kernel with extras spent ~1600 instructions a key block at head_dim 128 (its
 // modifiers, ALiBi's test, the dropout code, S by SS) where the plain kernel spends ~650.
 // FLASHATTN_SM90_FWD_CAP=0 sends softcap to the kernel with extras (comparisons).
-inline bool fwd90_plain_cap(const FwdParams& p) {
-  return p.softcap > 0.0f && p.alibi == nullptr && !p.dropout.enabled();
-}
+inline bool fwd90_plain_cap(const FwdParams& p) { return sm80::softcap_alone(p); }
 // Whether a tier's configuration on block_n keys has kCap (its default key block), and whether a
 // call takes kCap there: one rule for the launcher's GQA packing (launch.cu, before the kernel is
 // picked) and the pick (launch.h), which must agree (the kernel with extras takes no packing).

@@ -141,9 +141,10 @@ int main() {
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 128, 128, 100, 150, 2, 2, false, 0.0f, false, true); });
   guarded([] { run(DType::BFloat16, 128, 128, 130, 67, 2, 1, true, 0.0f, false, false); });
-  // ... the plain kernel with softcap (kCap): 80-query steps at head_dim 128 (causal MQA), 128-query
-  // steps at 64 (varlen).
+  // ... the plain kernel with softcap (kCap): 80-query steps at head_dim 128 (causal MQA), 64-query
+  // steps there (varlen, causal), 128-query steps at 64 (varlen).
   guarded([] { run(DType::Float16, 128, 128, 130, 200, 2, 1, true, 0.0f, false, false, 20.0f); });
+  guarded([] { run(DType::BFloat16, 128, 128, 100, 150, 2, 2, true, 0.0f, false, true, 15.0f); });
   guarded([] { run(DType::BFloat16, 64, 64, 100, 150, 4, 2, false, 0.0f, false, true, 10.0f); });
   // ... with dropout: the plain-score schedule's keep bits (kDrop: 64-query steps at head_dim
   // 128, 128-query steps at 64) and head_dim 256's kernel with extras.
@@ -160,6 +161,7 @@ int main() {
   guarded([] { run(DType::BFloat16, 128, 128, 130, 300, 4, 2, true, 0.0f, true, false); });
   guarded([] { run(DType::Float16, 64, 64, 100, 150, 2, 2, false, 0.0f, true, true); });
   guarded([] { run(DType::BFloat16, 64, 64, 130, 200, 4, 2, true, 0.0f, true, false, 30.0f); });  // kCap
+  guarded([] { run(DType::Float16, 128, 128, 130, 300, 4, 2, false, 0.0f, true, false, 25.0f); });  // kCap
   guarded([] { run(DType::BFloat16, 192, 192, 130, 200, 2, 1, true, 0.0f, true, false); });
   // ... tier 256's dQ staged in the ring stage (every step's stage rewritten by the consumers, read
   // by the writer's bulk reductions, then reloaded): deterministic, and causal GQA with more steps

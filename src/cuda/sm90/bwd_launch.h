@@ -53,11 +53,16 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
-// 64-query steps (tiers 64 and 128): a score modifier (with or without dropout) in the kernel
-// with extras; dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim
+// 64-query steps (tiers 64 and 128): softcap alone by kCap where bwd90_has_cap builds it, other
+// score modifiers (with or without dropout) in the kernel with extras; dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim
 // 64 (there only on request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
 template <typename T, typename C>
 void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
+  if (P.cap) {  // softcap alone (kCap) at tier 128 with the dQ variant
+    if constexpr (bwd90_has_cap(C::kD, C::kBlockM, C::kDqSmem, false))
+      return launch_bwd90_config<T, C, false, false, false, true>(P, s);
+    throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap for this configuration");
+  }
   constexpr bool kDropHere = C::kD == 128;
   if (P.extras() || (P.dropout() && !kDropHere)) {
     launch_bwd90_config<T, C, true>(P, s);

@@ -480,7 +480,7 @@ TEST(Sm90, VariantTmaStore) {
 
 // GQA packing (the default; FLASHATTN_SM90_PACK_GQA=1 forces it): short queries with 2, 4 and 8 query heads per KV head
 // share a tile (rows of several heads stacked by one TMA box); decoding (seqlen_q 1), chunks,
-// causal, varlen, a softcap (which keeps one head a tile), three consumers and a persistent grid.
+// causal, varlen, a softcap (kCap packs too), three consumers and a persistent grid.
 TEST(Sm90, PackedGqa) {
   REQUIRE_SM90();
   setenv("FLASHATTN_SM90_PACK_GQA", "1", 1);

@@ -212,14 +212,19 @@ constexpr bool fwd90_has_drop_kernel() {
 inline bool fwd90_plain_cap(const FwdParams& p) { return sm80::softcap_alone(p); }
 // Whether a tier's configuration on block_n keys has kCap (its default key block), and whether a
 // call takes kCap there: one rule for the launcher's GQA packing (launch.cu, before the kernel is
-// picked) and the pick (launch.h), which must agree (the kernel with extras takes no packing).
+// picked; the switches read before it) and the pick (launch.h), which must agree (the kernel with
+// extras takes no packing). kCap has only the build with the switches' defaults compiled in (half
+// the compile time of both builds): a switch off its default sends softcap to the kernel with extras.
 constexpr bool fwd90_cap_block(int head_dim_tier, int block_n) { return block_n == fwd90_block_n(head_dim_tier); }
 template <typename C>
 constexpr bool fwd90_has_cap_kernel() {
   return fwd90_cap_block(C::kD, C::kBlockN);
 }
+inline bool fwd90_cap_call(const FwdParams90& P) {
+  return P.cap_kernel != 0 && fwd90_plain_cap(P.p) && !P.switched && !fwd90_switched(P);
+}
 inline bool fwd90_takes_cap(const FwdParams90& P, int head_dim_tier, int block_n) {
-  return P.cap_kernel != 0 && fwd90_plain_cap(P.p) && fwd90_cap_block(head_dim_tier, block_n);
+  return fwd90_cap_call(P) && fwd90_cap_block(head_dim_tier, block_n);
 }
 
 template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false>

@@ -138,9 +138,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   const bool plain = sm90::fwd90_plain(P.p);
   // Softcap alone takes the plain kernel with softcap (fwd_kernel.h kCap) at the default key block,
   // and the plain kernel's choices below (three consumers, GQA packing) but its key-block
-  // alternatives. FLASHATTN_SM90_FWD_CAP=0: the kernel with extras (comparisons).
+  // alternatives. FLASHATTN_SM90_FWD_CAP=0, or a switch off its default (kCap has no build that
+  // reads them: fwd90_cap_call): the kernel with extras.
   P.cap_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_CAP", true);
-  const bool cap = P.cap_kernel && sm90::fwd90_plain_cap(P.p);
   P.alt = alt != nullptr ? alt[0] == 'a'
                          : (kernel.head_dim == 128 && plain && !p.causal && !p.varlen && P.p.window_left < 0 &&
                             P.p.window_right < 0 && p.max_seqlen_k >= 8192) ||
@@ -183,6 +183,24 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // A tile's first S and its softmax before the warpgroup's S_0 turn where safe (fwd_kernel.h
   // FwdParams90::early_s0): off until measured; FLASHATTN_SM90_EARLY_S0=1 turns it on.
   P.early_s0 = sm90::env_choice("FLASHATTN_SM90_EARLY_S0", sm90::fwd90_default::early_s0);
+  // O's rows as 16-byte stores where not by TMA (fwd_kernel.h write_out; the base and strides are
+  // 16-byte aligned: sm90_eligible's tma_ok(out)). FLASHATTN_SM90_OUT_VEC16=0: 4-byte stores.
+  P.out_vec16 = sm90::env_choice("FLASHATTN_SM90_OUT_VEC16", sm90::fwd90_default::out_vec16);
+  // With TMA stores, O into the shared O tile by stmatrix (session 22: +1-2% at 512-2k);
+  // FLASHATTN_SM90_OUT_STSM=0: 4-byte stores (Sm90.OutStsmSameBytes compares the two).
+  P.out_stsm = sm90::env_choice("FLASHATTN_SM90_OUT_STSM", sm90::fwd90_default::out_stsm);
+  P.drop_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_DROP", true);
+  // Two Q buffers where the tier has room (Fwd90Config::kQBuffers: the next tile's Q loads while
+  // this one runs); FLASHATTN_SM90_Q_PREFETCH=0: one.
+  P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", sm90::fwd90_default::q_buffers == 2) ? 2 : 1;
+  // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
+  P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", sm90::fwd90_default::skip_idle);
+  // The build that reads the switches even with every one at its default (fwd_kernel.h
+  // FA_SM90_FWD_SWITCHES; launch.h takes it anyway where one is off): its tests and A/Bs.
+  P.switched = sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
+  // (Every switch is read by here: whether kCap runs, below, takes only the switches' defaults,
+  // fwd90_cap_call.)
+  const bool cap = sm90::fwd90_cap_call(P);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes
@@ -232,18 +250,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // next sequence's rows, nor packed tiles): +2-5% at head_dim 128 up to 2k, -1-2% at 256, so by
   // default up to head_dim_v 128.
   P.store_o = sm90::env_choice("FLASHATTN_SM90_TMA_STORE", p.head_dim_v <= 128) && !p.varlen && P.pack == 1;
-  // O's rows as 16-byte stores where not by TMA (fwd_kernel.h write_out; the base and strides are
-  // 16-byte aligned: sm90_eligible's tma_ok(out)). FLASHATTN_SM90_OUT_VEC16=0: 4-byte stores.
-  P.out_vec16 = sm90::env_choice("FLASHATTN_SM90_OUT_VEC16", sm90::fwd90_default::out_vec16);
-  // With TMA stores, O into the shared O tile by stmatrix (session 22: +1-2% at 512-2k);
-  // FLASHATTN_SM90_OUT_STSM=0: 4-byte stores (Sm90.OutStsmSameBytes compares the two).
-  P.out_stsm = sm90::env_choice("FLASHATTN_SM90_OUT_STSM", sm90::fwd90_default::out_stsm);
-  P.drop_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_DROP", true);
-  // Two Q buffers where the tier has room (Fwd90Config::kQBuffers: the next tile's Q loads while
-  // this one runs); FLASHATTN_SM90_Q_PREFETCH=0: one.
-  P.q_buffers = sm90::env_choice("FLASHATTN_SM90_Q_PREFETCH", sm90::fwd90_default::q_buffers == 2) ? 2 : 1;
-  // Idle consumer warpgroups skip their tiles (fwd_kernel.h); FLASHATTN_SM90_SKIP_IDLE=0: they compute padding rows.
-  P.skip_idle = sm90::env_choice("FLASHATTN_SM90_SKIP_IDLE", sm90::fwd90_default::skip_idle);
   if (P.store_o) P.tma_o = sm90::make_tensor_map(P.p.out, p.dtype, p.head_dim_v, rows_q, p.num_heads, batch, 64);
   // The last rounds as stream-K (config.h StreamK) where every tile has the same keys (no
   // causal mask, no window, no varlen) and the rounds do not come out even. By default where the
@@ -294,9 +300,6 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   check(cudaMemsetAsync(trace, 0, sm90::kTraceAllWords * 4, static_cast<cudaStream_t>(context.cuda_stream)), "cudaMemsetAsync(trace)");
   P.trace = trace;
 #endif
-  // The build that reads the switches even with every one at its default (fwd_kernel.h
-  // FA_SM90_FWD_SWITCHES; launch.h takes it anyway where one is off): its tests and A/Bs.
-  P.switched = sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
   kernel.launch(&P, context.cuda_stream);
 #ifdef FLASHATTN_SM90_TRACE
   std::vector<uint32_t> h(sm90::kTraceAllWords);

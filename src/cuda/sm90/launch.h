@@ -34,9 +34,13 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     " tiles on " + std::to_string(P.sk.grid) + " CTAs, launched " + std::to_string(tiles) + " on " +
                     std::to_string(blocks));
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
-  // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h).
-  auto kernel = P.switched || fwd90_switched(P) ? fwd_kernel<T, C, kExtras, kDrop, true, kCap>
-                                                 : fwd_kernel<T, C, kExtras, kDrop, false, kCap>;
+  // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h;
+  // kCap has that build only: fwd90_takes_cap).
+  auto kernel = fwd_kernel<T, C, kExtras, kDrop, false, kCap>;
+  if (P.switched || fwd90_switched(P)) {
+    if constexpr (kCap) throw CudaError("flashattn: internal error: the sm90 forward's kCap with a switch off its default");
+    else kernel = fwd_kernel<T, C, kExtras, kDrop, true, kCap>;
+  }
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);

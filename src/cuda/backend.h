@@ -27,6 +27,7 @@ DeviceInfo current_device();
 struct LaunchCounters {
   std::atomic<long long> sm90_bwd_steps80{0};  // sm90 backward launches in 80-query steps (bwd_config.h kDqT)
   std::atomic<long long> sm90_bwd_cap{0};  // sm90 backward launches of the plain kernel with softcap (kCap)
+  std::atomic<long long> sm90_bwd_alibi{0};  // ... with ALiBi (kAlibi)
   std::atomic<long long> sm90_bwd_dynamic{0};  // sm90 backward launches on the dynamic persistent grid
 };
 LaunchCounters& launch_counters();

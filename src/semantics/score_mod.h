@@ -80,6 +80,10 @@ struct ScoreMod {
   // positive out_scale is positive, so a kernel may take a row's maximum over the tanh values and
   // scale it after (the sm90 forward's kernel with softcap alone, fwd_kernel.h).
   FA_HD T softcap_in() const { return fa_clamp_finite(scale / softcap); }
+  // ALiBi's factor in raw-dot units (scale > 0): a score is scale (dot + alibi_per_dot() |dist|),
+  // so a kernel may keep raw dots until the exponent with the bias joined to them (the sm90
+  // kernels with ALiBi alone, kAlibi: forward and backward take this one expression).
+  FA_HD T alibi_per_dot() const { return -alibi_slope / scale; }
   FA_HD T softcap_out(T out_scale) const { return fa_clamp_finite(softcap * out_scale); }
   template <int kSoftcap, int kAlibi>
   FA_HD T apply_dist_as(T dot, T dist, T out_scale = T(1)) const {

@@ -178,6 +178,59 @@ inline std::vector<Spec> softcap_specs(int d) {
   return v;
 }
 
+// ALiBi alone's problems (the sm90 kernels with ALiBi, kAlibi: test_sm90.cc Sm90.AlibiKernel,
+// test_sm90_bwd.cc Sm90Bwd.AlibiKernel): (heads) and (batch, heads) slopes, masks (bottom-right
+// causal with more queries than keys, windows), GQA with short queries (kAlibi takes no packing),
+// decoding, varlen, large logits, a negative scale (the kernel with extras), long rows whose
+// far keys' bias is thousands.
+inline std::vector<Spec> alibi_specs(int d) {
+  Spec base = option_base(d);
+  base.alibi = 1;
+  std::vector<Spec> v;
+  Spec s = base;
+  v.push_back(s);
+  s.dtype = DType::Float16;
+  s.causal = true;  // bottom-right: rows before the first key see none
+  s.seqlen_q = 600;
+  s.alibi = 2;
+  v.push_back(s);
+  s = base;
+  s.window_left = 100;
+  s.window_right = 17;
+  v.push_back(s);
+  s = base;
+  s.heads = 8;
+  s.heads_kv = 2;  // GQA 4:1, short queries
+  s.seqlen_q = 7;
+  s.seqlen_k = 900;
+  v.push_back(s);
+  s = base;
+  s.seqlen_q = 1;  // decoding
+  s.seqlen_k = 1000;
+  s.causal = true;
+  v.push_back(s);
+  s = base;
+  s.softmax_scale = -0.2f;  // negative: the kernel with extras
+  v.push_back(s);
+  s = base;
+  s.qk_std = 10.0f;  // large logits
+  v.push_back(s);
+  s = base;
+  s.seqlen_q = 1500;
+  s.seqlen_k = 3000;  // |i + diag - j| up to ~3000: biases of hundreds to thousands
+  s.heads = 2;
+  s.heads_kv = 2;
+  v.push_back(s);
+  s = base;
+  s.batch = 4;
+  s.lens_q = {0, 130, 1, 257};
+  s.lens_k = {5, 0, 300, 517};
+  s.causal = true;
+  s.alibi = 2;
+  v.push_back(s);
+  return v;
+}
+
 // One case of the sm90 grids (tests/cuda/test_sm90*.cc) and its test name.
 struct GridParam {
   DType dtype;

@@ -35,7 +35,7 @@ struct Buf {
 };
 
 void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, float dropout, bool det,
-         bool varlen, float softcap = 0.0f) {
+         bool varlen, float softcap = 0.0f, bool alibi = false) {
   std::mt19937 rng(d * 7 + sq);
   const int batch = 2;
   const int64_t tq = int64_t(batch) * sq, tk = int64_t(batch) * sk;
@@ -57,6 +57,14 @@ void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, f
   opt.dropout_p = dropout;
   opt.deterministic = det;
   opt.softcap = softcap;
+  float* slopes = nullptr;  // (heads) ALiBi slopes, 0.05 .. 0.05 h
+  if (alibi) {
+    std::vector<float> sl(h);
+    for (int i = 0; i < h; ++i) sl[i] = 0.05f * float(i + 1);
+    ok(cudaMalloc(&slopes, sl.size() * 4), "cudaMalloc");
+    ok(cudaMemcpy(slopes, sl.data(), sl.size() * 4, cudaMemcpyHostToDevice), "upload");
+    opt.alibi_slopes = TensorView::contiguous(slopes, DType::Float32, {h});
+  }
   Varlen vl;
   if (varlen) {
     vl.cu_seqlens_q = dcuq;
@@ -95,8 +103,9 @@ void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, f
   ok(cudaDeviceSynchronize(), "sync");
   cudaFree(dcuq);
   cudaFree(dcuk);
-  std::printf("ok %s d=%d/%d sq=%d sk=%d h=%d/%d causal=%d dropout=%.2f det=%d varlen=%d softcap=%g\n",
-              dtype_name(dt), d, dv, sq, sk, h, hkv, causal, dropout, det, varlen, double(softcap));
+  cudaFree(slopes);
+  std::printf("ok %s d=%d/%d sq=%d sk=%d h=%d/%d causal=%d dropout=%.2f det=%d varlen=%d softcap=%g alibi=%d\n",
+              dtype_name(dt), d, dv, sq, sk, h, hkv, causal, dropout, det, varlen, double(softcap), int(alibi));
 }
 
 }  // namespace
@@ -136,6 +145,12 @@ int main() {
   guarded([] { run(DType::BFloat16, 64, 64, 700, 333, 4, 2, true, 0.0f, false, false, 30.0f); });
   guarded([] { run(DType::Float16, 256, 256, 200, 300, 2, 1, false, 0.0f, false, false, 5.0f); });
   guarded([] { run(DType::BFloat16, 96, 96, 70, 90, 2, 2, true, 0.0f, false, true, 30.0f); });
+  // The plain kernels with ALiBi (kAlibi), forward and backward: three consumers with rows that
+  // see no key (and the backward's 128-query steps), head_dim 128 GQA (80-query steps), varlen
+  // (64-query steps at 128).
+  guarded([] { run(DType::BFloat16, 64, 64, 700, 333, 4, 2, true, 0.0f, false, false, 0.0f, true); });
+  guarded([] { run(DType::Float16, 128, 128, 130, 300, 8, 2, false, 0.0f, false, false, 0.0f, true); });
+  guarded([] { run(DType::BFloat16, 128, 128, 100, 150, 2, 2, true, 0.0f, false, true, 0.0f, true); });
   // The sm90 backward for tier 64 too (sm_90 devices; elsewhere these run the sm80 path again).
   setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });

@@ -517,6 +517,52 @@ TEST(Sm90, PackedGqa) {
   SKIP_IF_NONE_RAN(ran);
 }
 
+// The forward's kernel with one modifier (kCap, kAlibi) and the kernel with extras (`env`=0) on
+// specs(d) at every tier; then the persistent grid's turnover with it: many tiles a CTA (three
+// CTAs), a stream-K tail (forced), three and two consumers at head_dim 64, `modify` setting the
+// modifier. Returns how many ran.
+template <typename Specs, typename Modify>
+int check_one_mod_forward(const char* env, Specs&& specs, Modify&& modify) {
+  int ran = 0;
+  for (const char* on : {"1", "0"})
+    with_env(env, on, [&] {
+      for (int d : {64, 96, 128, 192, 256}) {
+        std::vector<Spec> v = specs(d);
+        for (Spec& x : v) {
+          x.seed = uint64_t(d) * 131 + uint64_t(&x - v.data()) + (on[0] == '0' ? 7000 : 0);
+          SCOPED_TRACE(std::string(env) + "=" + on);
+          ran += check_sm90_if_built(x);
+        }
+      }
+    });
+  with_env(env, "1", [&] {
+    for (int d : {64, 128, 256})
+      for (int variant = 0; variant < 3; ++variant) {
+        Spec s;
+        s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
+        s.head_dim = d;
+        s.batch = 2;
+        s.heads = 6;
+        s.heads_kv = 3;
+        s.seqlen_q = 1000;
+        s.seqlen_k = 700;
+        modify(s);
+        s.causal = variant == 2;
+        s.backend = Backend::Cuda;
+        s.seed = uint64_t(9100 + d + variant);
+        with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
+          with_env("FLASHATTN_SM90_STREAMK", variant == 0 ? "1" : nullptr, [&] {
+            with_env("FLASHATTN_SM90_CONSUMERS", d == 64 ? (variant == 1 ? "2" : "3") : nullptr, [&] {
+              SCOPED_TRACE("persistent 3, variant " + std::to_string(variant));
+              ran += check_sm90_if_built(s);
+            });
+          });
+        });
+      }
+  });
+  return ran;
+}
+
 // Softcap alone runs on the plain kernel with softcap (fwd_kernel.h kCap: tanh of the scaled dot,
 // the row maximum over the tanh values, softcap log2(e) in the exponent) at every tier's default
 // key block: masks, GQA packed and not, varlen, a negative and a zero scale, caps from 0.5 to
@@ -526,46 +572,17 @@ TEST(Sm90, PackedGqa) {
 // softcap_specs).
 TEST(Sm90, SoftcapKernel) {
   REQUIRE_SM90();
-  int ran = 0;
-  for (const char* cap : {"1", "0"}) {
-    setenv("FLASHATTN_SM90_FWD_CAP", cap, 1);
-    for (int d : {64, 96, 128, 192, 256}) {
-      std::vector<Spec> specs = softcap_specs(d);
-      for (Spec& x : specs) {
-        x.seed = uint64_t(d) * 131 + uint64_t(&x - specs.data()) + (cap[0] == '0' ? 7000 : 0);
-        SCOPED_TRACE(std::string("FLASHATTN_SM90_FWD_CAP=") + cap);
-        ran += check_sm90_if_built(x);
-      }
-    }
-  }
-  // The persistent grid's turnover with the kernel: many tiles a CTA (three CTAs), a stream-K
-  // tail (forced), three and two consumers at head_dim 64.
-  setenv("FLASHATTN_SM90_FWD_CAP", "1", 1);
-  for (int d : {64, 128, 256})
-    for (int variant = 0; variant < 3; ++variant) {
-      Spec s;
-      s.dtype = variant == 1 ? DType::Float16 : DType::BFloat16;
-      s.head_dim = d;
-      s.batch = 2;
-      s.heads = 6;
-      s.heads_kv = 3;
-      s.seqlen_q = 1000;
-      s.seqlen_k = 700;
-      s.softcap = 20.0f;
-      s.causal = variant == 2;
-      s.backend = Backend::Cuda;
-      s.seed = uint64_t(9100 + d + variant);
-      with_env("FLASHATTN_SM90_PERSISTENT", "3", [&] {
-        with_env("FLASHATTN_SM90_STREAMK", variant == 0 ? "1" : nullptr, [&] {
-          with_env("FLASHATTN_SM90_CONSUMERS", d == 64 ? (variant == 1 ? "2" : "3") : nullptr, [&] {
-            SCOPED_TRACE("persistent 3, variant " + std::to_string(variant));
-            ran += check_sm90_if_built(s);
-          });
-        });
-      });
-    }
-  unsetenv("FLASHATTN_SM90_FWD_CAP");
-  SKIP_IF_NONE_RAN(ran);
+  SKIP_IF_NONE_RAN(check_one_mod_forward("FLASHATTN_SM90_FWD_CAP", softcap_specs, [](Spec& s) { s.softcap = 20.0f; }));
+}
+
+// ALiBi alone runs on the plain kernel with ALiBi (fwd_kernel.h kAlibi: the bias joined to the raw
+// dot, -slope / scale |i + diag - j|) at tiers 64 and 128's default key block with a positive
+// scale, one head a tile; the problems of gpu_harness.h alibi_specs and the same on the kernel with
+// extras (FLASHATTN_SM90_FWD_ALIBI=0), each against the reference (the other tiers, and a negative
+// scale, run the kernel with extras both times).
+TEST(Sm90, AlibiKernel) {
+  REQUIRE_SM90();
+  SKIP_IF_NONE_RAN(check_one_mod_forward("FLASHATTN_SM90_FWD_ALIBI", alibi_specs, [](Spec& s) { s.alibi = 2; }));
 }
 
 // Many tiles a CTA: 4 x 8 query heads (GQA 2:1) of 1000 queries over 300 keys; variant 1 causal

@@ -524,9 +524,9 @@ TEST(Sm90Bwd, Block64) {
 // Head_dim 128 in 80-query steps (the default where bwd90_steps80_ok allows; here
 // FLASHATTN_SM90_BWD_BLOCK_M=80, which any value but 64 means: bwd_config.h kDqT, dQ transposed
 // through a swizzled buffer): the grid's head_dim 96, 104 and 128 cases (padded head_dims, odd
-// lengths, causal: the mask cuts 80-row steps; the last step partial), the options (a softcap,
-// ALiBi, dropout, varlen: 64-query steps, bwd90_steps80_ok; softcap alone: 80-query steps with
-// kCap), the stream-K tail on 3 and 11 CTAs,
+// lengths, causal: the mask cuts 80-row steps; the last step partial), the options (dropout,
+// varlen: 64-query steps, bwd90_steps80_ok; softcap or ALiBi alone: 80-query steps with kCap /
+// kAlibi), the stream-K tail on 3 and 11 CTAs,
 // deterministic (64-query steps), and agreement with the 64-query steps, causal and not. Each call
 // must have taken the steps the rule gives it (the launch counter).
 template <typename F>
@@ -553,7 +553,7 @@ TEST(Sm90Bwd, Block80) {
     std::vector<Spec> specs = option_specs(128, /*dropout=*/true);
     for (Spec& x : specs) {
       x.seed = 4300 + uint64_t(&x - specs.data());
-      check(x, !x.alibi && x.dropout == 0 && !x.varlen());  // (softcap alone: kCap)
+      check(x, x.dropout == 0 && !x.varlen());  // (softcap or ALiBi alone: kCap, kAlibi)
     }
     with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
       for (const char* grid : {"3", "11"})
@@ -599,46 +599,43 @@ TEST(Sm90Bwd, Block64AtTier128) {
   EXPECT_EQ(steps80_launches(), before + 1) << "the default took 64-query steps at head_dim 128";
 }
 
-// Softcap alone on the plain kernel with softcap (bwd_kernel.h kCap: P from tanh(dot softcap_in),
-// d(score)/d(dot) = 1 - t^2 folded into P^T for dS^T or taken with dS) where bwd90_has_cap builds
-// it: tier 64's 128-query steps, tier 128's 80-query steps (padded batches) and 64-query steps
-// (varlen); the problems of the forward's test (gpu_harness.h
-// softcap_specs: masks, GQA, varlen, negative and zero scales, caps 0.5 to 2^100, large logits) on
-// it and on the kernel with extras (FLASHATTN_SM90_BWD_CAP=0; tier 256: the split schedule's), a
-// stream-K tail on a persistent grid, and the two kernels' agreement. The launch counter tells
-// which kernel ran.
-TEST(Sm90Bwd, SoftcapKernel) {
-  REQUIRE_SM90_BWD();
+// The plain kernel with one modifier (bwd_kernel.h kCap, kAlibi) where bwd90_has_mod builds it:
+// tier 64's 128-query steps, tier 128's 80-query steps (padded batches) and 64-query steps
+// (varlen). specs(d): the forward test's problems (gpu_harness.h softcap_specs / alibi_specs) on
+// it and on the kernel with extras (`env`=0; tier 256: the split schedule's); a stream-K tail on
+// a persistent grid and the two kernels' agreement on `modified(spec)`. The launch counter tells
+// which kernel ran: every call at tiers 64 and 128 whose scale `takes` accepts.
+template <typename Specs, typename Modify, typename Takes>
+void check_one_mod_kernel(const char* env, const std::atomic<long long>& counter, Specs&& specs, Modify&& modified,
+                          Takes&& takes) {
   int ran = 0;
-  auto cap_launches = [] { return cuda::launch_counters().sm90_bwd_cap.load(); };
-  auto check = [&](const Spec& x, bool want_cap) {
-    const long long before = cap_launches();
+  auto check = [&](const Spec& x, bool want) {
+    const long long before = counter.load();
     check_backward_sm90(x, "cuda-sm90");
-    const bool took = cap_launches() > before;
-    EXPECT_EQ(took, want_cap) << "kCap taken: " << took << ", " << x.str();
+    const bool took = counter.load() > before;
+    EXPECT_EQ(took, want) << "the plain kernel with the modifier taken: " << took << ", " << x.str();
     ++ran;
   };
-  for (const char* cap : {"1", "0"})
-    with_env("FLASHATTN_SM90_BWD_CAP", cap, [&] {
+  for (const char* on : {"1", "0"})
+    with_env(env, on, [&] {
       for (int d : {64, 96, 128, 256}) {
         const int tier = bwd90_tier(d);
-        if (!tier_built(tier) || (tier == 256 && cap[0] == '0')) continue;
-        std::vector<Spec> specs = softcap_specs(d);
-        for (Spec& x : specs) {
-          x.seed = uint64_t(d) * 171 + uint64_t(&x - specs.data()) + (cap[0] == '0' ? 9000 : 0);
+        if (!tier_built(tier) || (tier == 256 && on[0] == '0')) continue;
+        std::vector<Spec> v = specs(d);
+        for (Spec& x : v) {
+          x.seed = uint64_t(d) * 171 + uint64_t(&x - v.data()) + (on[0] == '0' ? 9000 : 0);
           if (!tier_in_build(x, true)) continue;  // (head_dim 96: its forward tier)
-          SCOPED_TRACE(std::string("FLASHATTN_SM90_BWD_CAP=") + cap);
-          check(x, cap[0] == '1' && tier <= 128);
+          SCOPED_TRACE(std::string(env) + "=" + on);
+          check(x, on[0] == '1' && tier <= 128 && takes(x));
         }
       }
     });
-  auto with_cap = [](const char* on) {
-    return [on](auto&& run) { with_env("FLASHATTN_SM90_BWD_CAP", on, [&] { with_sm90_bwd(true, run); }); };
+  auto with_mod = [env](const char* on) {
+    return [env, on](auto&& run) { with_env(env, on, [&] { with_sm90_bwd(true, run); }); };
   };
   for (int d : {64, 128}) {
     if (!tier_built(d)) continue;
-    Spec s = streamk_spec(d, 0, 2, 4, 200, 500, 8600 + uint64_t(d));
-    s.softcap = 25.0f;
+    Spec s = modified(streamk_spec(d, 0, 2, 4, 200, 500, 8600 + uint64_t(d)));
     s.dtype = DType::Float16;
     with_env("FLASHATTN_SM90_BWD_STREAMK", "1", [&] {
       with_env("FLASHATTN_SM90_BWD_PERSISTENT", "3", [&] {
@@ -646,13 +643,40 @@ TEST(Sm90Bwd, SoftcapKernel) {
         check(s, true);
       });
     });
-    Spec a = softcap_specs(d)[1];  // fp16, causal
+    Spec a = specs(d)[1];  // fp16, causal
     a.heads = 8;
     a.heads_kv = 2;
     a.seed = 8700 + uint64_t(d);
-    backward_agree(a, "cuda-sm90", with_cap("1"), "cuda-sm90", with_cap("0"));
+    backward_agree(a, "cuda-sm90", with_mod("1"), "cuda-sm90", with_mod("0"));
   }
   SKIP_IF_NONE_RAN(ran);
+}
+
+// Softcap alone (kCap: P from tanh(dot softcap_in), d(score)/d(dot) = 1 - t^2 folded into P^T for
+// dS^T or taken with dS; FLASHATTN_SM90_BWD_CAP=0: the kernel with extras): every scale.
+TEST(Sm90Bwd, SoftcapKernel) {
+  REQUIRE_SM90_BWD();
+  check_one_mod_kernel(
+    "FLASHATTN_SM90_BWD_CAP", cuda::launch_counters().sm90_bwd_cap, softcap_specs,
+    [](Spec s) {
+      s.softcap = 25.0f;
+      return s;
+    },
+    [](const Spec&) { return true; });
+}
+
+// ALiBi alone (kAlibi: the bias joined to the raw dot as the forward's kAlibi does;
+// FLASHATTN_SM90_BWD_ALIBI=0: the kernel with extras): positive scales (a negative one takes the
+// kernel with extras).
+TEST(Sm90Bwd, AlibiKernel) {
+  REQUIRE_SM90_BWD();
+  check_one_mod_kernel(
+    "FLASHATTN_SM90_BWD_ALIBI", cuda::launch_counters().sm90_bwd_alibi, alibi_specs,
+    [](Spec s) {
+      s.alibi = 2;
+      return s;
+    },
+    [](const Spec& x) { return !(x.softmax_scale && *x.softmax_scale <= 0.0f); });
 }
 
 // The split tiers with warpgroup 1's dP^T issued after warpgroup 0's S^T has completed

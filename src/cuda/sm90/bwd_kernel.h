@@ -155,9 +155,10 @@ struct BwdParams90 {
   bool serial_sdp = false;
   // The kernel with extras (kExtras, 64-query steps): a score modifier (and dropout with it).
   bool extras() const { return bp.fwd.has_score_mod; }
-  // Softcap alone in the plain kernel's configuration (kCap; bwd_config.h bwd90_has_cap): the
-  // launcher's choice (bwd_launch.cu).
-  bool cap = false;
+  // Softcap alone (kCap) or ALiBi alone (kAlibi) in the plain kernel's configuration (bwd_config.h
+  // bwd90_has_mod): the launcher's choice (bwd_launch.cu).
+  bool cap = false, alibi = false;
+  bool one_mod() const { return cap || alibi; }
   // Dropout: with a score modifier, at head_dim 192 / 256, or at head_dim 64 in 64-query steps
   // (FLASHATTN_SM90_BWD_BLOCK_M=64) the kernel with extras, else kDrop (bwd_launch.h).
   bool dropout() const { return bp.fwd.dropout.enabled(); }
@@ -246,18 +247,23 @@ __host__ __device__ constexpr bool bwd90_scale_out() {
 // thread at head_dim 64) and issues S^T = K Q^T from registers (RS): the GEMMs' shared-memory
 // reads, at the bandwidth limit (about 350 KB a step against 128 bytes a cycle, more cycles than
 // the tensor work, session 7's estimate), drop by K's 8 KB a warpgroup a step.
-// kCap (bwd90_has_cap, the default where softcap alone is on: BwdParams90::cap): the plain kernel's
+// kCap (bwd90_has_mod, the default where softcap alone is on: BwdParams90::cap): the plain kernel's
 // configuration and schedule with each score tanh(dot softcap_in) (ScoreMod's folded constants,
 // as the forward's kCap): P = exp2(t softcap_out(log2 e) - LSE) and d(score)/d(dot) = 1 - t^2 (the
 // scale left out, bwd90_scale_out), one multiply, one MUFU.TANH and two more operations an element.
 // The schedule without lag (80-query steps) forms dS with P at once; kLag keeps P^T d(score)/d(dot)
 // for dS^T in place of P^T, whose fragments for dV are packed as each pair is computed (no
 // register more than the plain kernel's).
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false>
+// kAlibi (likewise, ALiBi alone with a positive scale: BwdParams90::alibi): P = exp2((dot +
+// alibi_per_dot |i + diag - j|) scale_log2 - LSE), the forward's kAlibi expression; d(score)/d(dot)
+// is the plain kernel's. An add and a multiply-add an element more.
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false,
+          bool kAlibi = false>
 __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_constant__ BwdParams90 P) {
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
   static_assert(!kCap || (!kExtras && !kDrop && !C::kSplitD), "kCap: the plain kernel with softcap alone");
+  static_assert(!kAlibi || (!kExtras && !kDrop && !kCap && !C::kSplitD), "kAlibi: the plain kernel with ALiBi alone");
   constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
   static_assert(!kKeep || !C::kDqT, "80-query steps (kDqT): no dropout (bwd90_steps80_ok)");
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
@@ -771,7 +777,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   float acc_dv[kNKV], acc_dk[C::kSplitD ? 1 : kNKV];
 
   semantics::ScoreMod<float> mod;  // (diag_offset: per item)
-  if constexpr (kExtras || kCap) {
+  if constexpr (kExtras || kCap || kAlibi) {
     mod.scale = p.scale;
     mod.softcap = p.softcap;
   }
@@ -1253,7 +1259,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
     for (int i = 0; i < kNKV; ++i) acc_dv[i] = 0.0f;
 #pragma unroll
     for (int i = 0; i < (C::kSplitD ? 1 : kNKV); ++i) acc_dk[i] = 0.0f;
-    if constexpr (kExtras) mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
+    if constexpr (kExtras || kAlibi) mod.diag_offset = int64_t(seq.seqlen_k) - seq.seqlen_q;
 #ifdef FLASHATTN_SM90_TRACE
     trace_mark(P.trace, items - 1, 0, steps > 0);
 #endif
@@ -1292,7 +1298,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
         const float* sLse = sLse0 + st * kBlockM;
         const float* sDsum = sDsum0 + st * kBlockM;
-        if constexpr (kExtras) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+        if constexpr (kExtras || kAlibi) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+        [[maybe_unused]] const float alibi_raw = kAlibi ? mod.alibi_per_dot() : 0.0f;
 
         // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query
         // (j / 4) * 8 + 2 tq + j % 2. The mask only on tiles it cuts (rows or keys past the
@@ -1330,7 +1337,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         }
         reg_fence(acc_s);
         float dist0 = 0.0f;
-        if constexpr (kExtras) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
+        if constexpr (kExtras || kAlibi) dist0 = float(m0 + 2 * tq + int(mod.diag_offset) - n0 - key0 - kr0);
         constexpr bool kScaleOut = bwd90_scale_out<C, kExtras>();
         // P^T and dS^T as wgmma A fragments (k = queries): two n8 column tiles form one k16 block.
         uint32_t pa[kBlockM / 16][4], dsa[kBlockM / 16][4];
@@ -1358,6 +1365,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
                 const float t = semantics::fa_tanh(dot * cap_in);
                 pr = prim::exp2_approx(t * cap_out - lse);
                 grad = 1.0f - t * t;  // (kScaleOut)
+              } else if constexpr (kAlibi) {
+                const float dist = dist0 + float(qoff - hf * 8);
+                pr = prim::exp2_approx(fmaf(fabsf(dist), alibi_raw, dot) * p.scale_log2 - lse);
               } else {
                 pr = prim::exp2_approx(dot * p.scale_log2 - lse);
               }

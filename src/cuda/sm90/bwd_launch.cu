@@ -76,11 +76,11 @@ struct Launch {
 
 // sm80::run_backward's main step: the tensor maps of q, dout (boxes of the step's query rows)
 // and k, v (boxes of bwd90_block_n rows, Bwd90Config::kBlockN), then the kernel.
-// Queries per step: 128 at head_dim tier 64 without a score modifier or with softcap alone (kCap;
+// Queries per step: 128 at head_dim tier 64 without a score modifier or with softcap or ALiBi alone (kCap, kAlibi;
 // dropout included: kDrop; twice the GEMM work per synchronization of the consumer warpgroups;
 // session 7 measured it 7-10% faster than 64-query steps since the consumer loop's rewrite,
 // bench/NOTES.md), else 64 (registers: tier 128, and the kernel with extras, whose S^T and dP^T
-// are live at once), or 80 at tier 128 (softcap alone included: kCap) where bwd90_steps80_ok
+// are live at once), or 80 at tier 128 (kCap and kAlibi included) where bwd90_steps80_ok
 // allows them and the device's opt-in shared memory holds the kernel (bwd_config.h kDqT:
 // FlashAttention-3's d128 step, which it keeps for calls without a mask; here masks take it too;
 // the default since session 40 measured it against 64-query steps on the H100, d128 seqlen
@@ -120,13 +120,15 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
       return Steps80::kBlockM;
     return p.head_dim <= 64 && plain && block_m != "64" ? 128 : 64;
   };
-  // Softcap alone: the plain kernel's steps with kCap where that configuration has it
-  // (bwd90_has_cap), else the kernel with extras; FLASHATTN_SM90_BWD_CAP=0 always the latter.
-  // Session 59 measured it (bench/NOTES.md).
+  // Softcap alone, or ALiBi alone with a positive scale: the plain kernel's steps with kCap /
+  // kAlibi where that configuration has them (bwd90_has_mod), else the kernel with extras;
+  // FLASHATTN_SM90_BWD_CAP=0 / FLASHATTN_SM90_BWD_ALIBI=0 always the latter. Session 59 measured
+  // them (bench/NOTES.md).
   P.cap = sm80::softcap_alone(bp.fwd) && env_choice("FLASHATTN_SM90_BWD_CAP", true);
-  P.block_m = steps_for(!P.extras() || P.cap);
-  if (P.cap && !bwd90_has_cap(tier, P.block_m, P.dq_smem, P.k_regs)) {
-    P.cap = false;
+  P.alibi = sm80::alibi_alone(bp.fwd) && bp.fwd.scale > 0.0f && env_choice("FLASHATTN_SM90_BWD_ALIBI", true);
+  P.block_m = steps_for(!P.extras() || P.one_mod());
+  if (P.one_mod() && !bwd90_has_mod(tier, P.block_m, P.dq_smem, P.k_regs)) {
+    P.cap = P.alibi = false;
     P.block_m = steps_for(false);
   }
   const int64_t rows_q = p.varlen ? p.total_q : p.max_seqlen_q;

@@ -14,7 +14,8 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false>
+template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false,
+          bool kAlibi = false>
 void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   // The tensor maps of q, dout (and dq) were built for boxes of P.block_m rows, k and v of P.block_n.
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
@@ -46,23 +47,30 @@ void launch_bwd90_config(BwdParams90 P, cudaStream_t stream) {
   }
   if (P.dq_scale_out != nullptr) *P.dq_scale_out = bwd90_scale_out<C, kExtras>() ? P.bp.fwd.scale : 1.0f;
   if constexpr (kCap) launch_counters().sm90_bwd_cap.fetch_add(1, std::memory_order_relaxed);
-  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop, kCap>;
+  if constexpr (kAlibi) launch_counters().sm90_bwd_alibi.fetch_add(1, std::memory_order_relaxed);
+  auto kernel = bwd_kernel<T, C, kExtras, kKRegs, kDrop, kCap, kAlibi>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 bwd_kernel)");
   kernel<<<unsigned(blocks), C::kThreads, C::kSmemBytes, stream>>>(P);
   check(cudaGetLastError(), "launch sm90 bwd_kernel");
 }
 
-// 64-query steps (tiers 64 and 128): softcap alone by kCap where bwd90_has_cap builds it, other
-// score modifiers (with or without dropout) in the kernel with extras; dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim
+// The plain kernel with one modifier (P.one_mod(): kCap or kAlibi) where bwd90_has_mod builds it.
+template <typename T, typename C, bool kKRegs>
+void launch_bwd90_mod(const BwdParams90& P, cudaStream_t s) {
+  if constexpr (bwd90_has_mod(C::kD, C::kBlockM, C::kDqSmem, kKRegs)) {
+    if (P.cap) return launch_bwd90_config<T, C, false, kKRegs, false, true>(P, s);
+    return launch_bwd90_config<T, C, false, kKRegs, false, false, true>(P, s);
+  }
+  throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap or ALiBi alone for this configuration");
+}
+
+// 64-query steps (tiers 64 and 128): softcap or ALiBi alone by kCap / kAlibi where bwd90_has_mod
+// builds them, other score modifiers (with or without dropout) in the kernel with extras; dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim
 // 64 (there only on request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
 template <typename T, typename C>
 void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
-  if (P.cap) {  // softcap alone (kCap) at tier 128 with the dQ variant
-    if constexpr (bwd90_has_cap(C::kD, C::kBlockM, C::kDqSmem, false))
-      return launch_bwd90_config<T, C, false, false, false, true>(P, s);
-    throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap for this configuration");
-  }
+  if (P.one_mod()) return launch_bwd90_mod<T, C, false>(P, s);  // (tier 128 with the dQ variant)
   constexpr bool kDropHere = C::kD == 128;
   if (P.extras() || (P.dropout() && !kDropHere)) {
     launch_bwd90_config<T, C, true>(P, s);
@@ -73,17 +81,15 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   }
 }
 
-// 128-query steps (tier 64): plain scores or softcap alone (kCap, with K in registers; the kernel
+// 128-query steps (tier 64): plain scores or one modifier alone (kCap, kAlibi, with K in registers; the kernel
 // with extras would not fit the registers), dropout by kDrop. K's A fragments in registers by
 // default (FLASHATTN_SM90_BWD_K_REGS=0: in shared memory; bwd_kernel.h); with dropout in shared
 // memory (registers).
 template <typename T, typename C>
 void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
-  if (P.cap) {
-    if constexpr (bwd90_has_cap(C::kD, C::kBlockM, C::kDqSmem, true)) {
-      if (P.k_regs) return launch_bwd90_config<T, C, false, true, false, true>(P, s);
-    }
-    throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap for this configuration");
+  if (P.one_mod()) {
+    if (!P.k_regs) throw CudaError("flashattn: internal error: the sm90 backward's kCap / kAlibi at 128-query steps keep K in registers");
+    return launch_bwd90_mod<T, C, true>(P, s);
   }
   if (P.extras())
     throw CudaError("flashattn: internal error: the sm90 backward's 128-query steps take no score modifier");
@@ -134,14 +140,14 @@ void launch_bwd90(const void* params, void* stream) {
   }
   if constexpr (kD == 128) {
     // 80-query steps (bwd_config.h kDqT), where bwd90_steps80_ok allowed them (bwd_launch.cu):
-    // plain scores or softcap alone (kCap), the dQ variant's tensor form.
+    // plain scores or one modifier alone (kCap, kAlibi), the dQ variant's tensor form.
     if (P.block_m == 80) {
-      if (!bwd90_steps80_ok(kD, P.extras() && !P.cap, P.dropout(), P.bp.deterministic, P.dq_smem && P.dq_tensor))
-        throw CudaError("flashattn: internal error: the sm90 backward's 80-query steps take plain scores or softcap "
-                        "alone, no dropout, no determinism and a padded batch");
+      if (!bwd90_steps80_ok(kD, P.extras() && !P.one_mod(), P.dropout(), P.bp.deterministic, P.dq_smem && P.dq_tensor))
+        throw CudaError("flashattn: internal error: the sm90 backward's 80-query steps take plain scores or softcap or "
+                        "ALiBi alone, no dropout, no determinism and a padded batch");
       launch_counters().sm90_bwd_steps80.fetch_add(1, std::memory_order_relaxed);
       using C80 = Bwd90Config<kD, true, 80>;
-      if (P.cap) return launch_bwd90_config<T, C80, false, false, false, true>(P, s);
+      if (P.one_mod()) return launch_bwd90_mod<T, C80, false>(P, s);
       return launch_bwd90_config<T, C80, false>(P, s);
     }
   }

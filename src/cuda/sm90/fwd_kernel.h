@@ -126,6 +126,10 @@ struct FwdParams90 {
   // key block instead of the kernel with extras; FLASHATTN_SM90_FWD_CAP=0 turns it off. (launch.cu
   // packs GQA heads for it as for the plain kernel: the two choices must agree.)
   int cap_kernel = 1;
+  // ALiBi alone on the plain kernel with ALiBi (kAlibi, fwd90_alibi_call) at tiers 64 and 128's
+  // default key block instead of the kernel with extras; FLASHATTN_SM90_FWD_ALIBI=0 turns it off.
+  // (No GQA packing: a slope a head.)
+  int alibi_kernel = 1;
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
   int q_buffers = fwd90_default::q_buffers;
@@ -226,11 +230,33 @@ inline bool fwd90_cap_call(const FwdParams90& P) {
 inline bool fwd90_takes_cap(const FwdParams90& P, int head_dim_tier, int block_n) {
   return fwd90_cap_call(P) && fwd90_cap_block(head_dim_tier, block_n);
 }
+// The plain kernel with ALiBi (kAlibi): ALiBi alone (no softcap, no dropout) with a positive scale
+// on the plain kernel's schedule at tiers 64 and 128 (ALiBi's models' head_dims), their default
+// key block, the switches' defaults; one head a tile (a slope a head: no GQA packing). The bias
+// joins the raw dot in raw-dot units, dot - (slope / scale) |i + diag - j| (the distance a row's
+// base minus a constant), so the maximum and the exponent's FFMA stay the plain kernel's (scale
+// > 0 keeps the order): an element costs one add and one multiply-add more. (In log2 units, as
+// the kernel with extras, it cost a multiply more: 820 loop instructions at head_dim 64 against
+// 757.) FLASHATTN_SM90_FWD_ALIBI=0 sends ALiBi to the kernel with extras.
+constexpr bool fwd90_alibi_tier(int head_dim_tier) { return head_dim_tier == 64 || head_dim_tier == 128; }
+template <typename C>
+constexpr bool fwd90_has_alibi_kernel() {
+  return fwd90_alibi_tier(C::kD) && C::kDv == C::kD && fwd90_cap_block(C::kD, C::kBlockN);
+}
+inline bool fwd90_alibi_call(const FwdParams90& P, int head_dim_tier) {
+  return P.alibi_kernel != 0 && sm80::alibi_alone(P.p) && P.p.scale_log2 > 0.0f && fwd90_alibi_tier(head_dim_tier) &&
+         !P.switched && !fwd90_switched(P);
+}
+inline bool fwd90_takes_alibi(const FwdParams90& P, int head_dim_tier, int block_n) {
+  return fwd90_alibi_call(P, head_dim_tier) && fwd90_cap_block(head_dim_tier, block_n);
+}
 
-template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false>
+template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false,
+          bool kAlibi = false>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
   static_assert(!(kCap && (kExtras || kDrop)), "kCap is the plain kernel with softcap alone");
+  static_assert(!(kAlibi && (kExtras || kDrop || kCap)), "kAlibi is the plain kernel with ALiBi alone");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
   constexpr int kD = C::kD, kBlockM = C::kBlockM, kBlockN = C::kBlockN, kStages = C::kStages;
   // Tile tickets: the next is asked for this many key blocks before an item's last load.
@@ -579,7 +605,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto q_of = [&](int hf) { return m0 + row_in(hf); };
 
   semantics::ScoreMod<float> mod;  // per tile: the ALiBi slope and the diagonal
-  if constexpr (kExtras || kCap) {
+  if constexpr (kExtras || kCap || kAlibi) {
     mod.scale = p.scale;
     mod.softcap = p.softcap;
   }
@@ -587,6 +613,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // factor before the tanh.
   const float exp_scale = kCap ? mod.softcap_out(kLog2e) : p.scale_log2;
   const float cap_in = kCap ? mod.softcap_in() : 0.0f;
+  float alibi_raw = 0.0f;  // kAlibi: ScoreMod::alibi_per_dot, per tile
   uint64_t bh_dropout = 0;
 
   float acc_o[kNO];
@@ -717,6 +744,15 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if constexpr (kCap) {
 #pragma unroll
       for (int j = 0; j < kNS; ++j) s[j] = semantics::fa_tanh(s[j] * cap_in);  // (before the mask)
+    }
+    if constexpr (kAlibi) {
+      // The bias in raw-dot units (-slope / scale |distance|), the distance as the kernel with
+      // extras forms it: the row's base minus the element's column offset (exact).
+      float base[2];
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) base[hf] = float(q_of(hf) + int(mod.diag_offset) - n0 - 2 * tq);
+#pragma unroll
+      for (int j = 0; j < kNS; ++j) s[j] = fmaf(fabsf(base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))), alibi_raw, s[j]);
     }
     // The mask only on key blocks it cuts (keys past the sequence included): one branch per
     // block, not one per element, against the tile's common key range (Mask::tile_unmasked's
@@ -1052,9 +1088,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if constexpr (kTileRanges) {
       if ((n_hi - n_count) * kBlockN < all_lo || n_hi * kBlockN > all_hi) row_ranges(vis_lo, vis_hi);
     }
-    if constexpr (kExtras) {
+    if constexpr (kExtras || kAlibi) {
       mod.alibi_slope = p.alibi != nullptr ? p.alibi[r.b * p.alibi_batch_stride + r.h] : 0.0f;
       mod.diag_offset = int64_t(r.seqlen_k) - r.seqlen_q;
+      if constexpr (kAlibi) alibi_raw = mod.alibi_per_dot();
     }
     bh_dropout = uint64_t(r.b) * p.num_heads + r.h;  // (dropout: pack is 1)
     if (!kDeferOut) zero_o();

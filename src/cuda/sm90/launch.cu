@@ -141,6 +141,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // alternatives. FLASHATTN_SM90_FWD_CAP=0, or a switch off its default (kCap has no build that
   // reads them: fwd90_cap_call): the kernel with extras.
   P.cap_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_CAP", true);
+  // ALiBi alone likewise at tiers 64 and 128 (fwd_kernel.h kAlibi), without GQA packing;
+  // FLASHATTN_SM90_FWD_ALIBI=0: the kernel with extras.
+  P.alibi_kernel = sm90::env_choice("FLASHATTN_SM90_FWD_ALIBI", true);
   P.alt = alt != nullptr ? alt[0] == 'a'
                          : (kernel.head_dim == 128 && plain && !p.causal && !p.varlen && P.p.window_left < 0 &&
                             P.p.window_right < 0 && p.max_seqlen_k >= 8192) ||
@@ -200,7 +203,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   P.switched = sm90::env_choice("FLASHATTN_SM90_SWITCHED", false);
   // (Every switch is read by here: whether kCap runs, below, takes only the switches' defaults,
   // fwd90_cap_call.)
-  const bool cap = sm90::fwd90_cap_call(P);
+  const bool cap = sm90::fwd90_cap_call(P), alibi = sm90::fwd90_alibi_call(P, kernel.head_dim);
   const char* consumers = std::getenv("FLASHATTN_SM90_CONSUMERS");
   // With the skip, the 192-row tiles waste no more of a short causal tile than 128-row ones
   // (their first warpgroups skip the blocks they do not see), so causal up to 1024 queries takes
@@ -210,7 +213,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
       p.causal && p.max_seqlen_q <= 1024 && !(P.skip_masked && P.pingpong && p.max_seqlen_q > 128);
   P.three_consumers = consumers != nullptr && consumers[0] == '3'   ? 1
                       : consumers != nullptr && consumers[0] == '2' ? 0
-                                                                    : int((plain || cap) && !short_causal);
+                                                                    : int((plain || cap || alibi) && !short_causal);
   const int block_m = 64 * sm90::fwd90_consumers(kernel.head_dim, P.three_consumers != 0);
   if (block_m == 192) P.alt = 0;  // three consumers: the default key block (launch.h)
   const int block_n = sm90::fwd90_block_n(kernel.head_dim, P.alt != 0);

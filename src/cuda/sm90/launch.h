@@ -9,15 +9,16 @@
 
 namespace flashattn::cuda::sm90 {
 
-template <typename T, typename C, bool kExtras, bool kDrop = false, bool kCap = false>
+template <typename T, typename C, bool kExtras, bool kDrop = false, bool kCap = false, bool kAlibi = false>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   static_assert(C::kSmemBytes <= C::kBudget, "Hopper's shared memory per block");
   if (P.block_m != C::kBlockM || P.block_n != C::kBlockN)
     throw CudaError("flashattn: internal error: sm90 forward tensor maps built for a " + std::to_string(P.block_m) +
                     "x" + std::to_string(P.block_n) + " tile, configuration " + std::to_string(C::kBlockM) + "x" +
                     std::to_string(C::kBlockN));
-  if ((kExtras || kDrop) && P.pack != 1)
-    throw CudaError("flashattn: internal error: sm90 forward with packed GQA heads on the kernel with extras or dropout");
+  if ((kExtras || kDrop || kAlibi) && P.pack != 1)
+    throw CudaError("flashattn: internal error: sm90 forward with packed GQA heads on the kernel with extras, dropout "
+                    "or ALiBi");
   const int rows_per_head = C::kBlockM / P.pack;  // (pack is 1 for the extras kernel: launch.cu)
   P.p.num_m_blocks = (P.p.seqlen_q + rows_per_head - 1) / rows_per_head;
   const int64_t pairs = int64_t(P.p.batch) * (P.p.num_heads / P.pack);
@@ -35,11 +36,12 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     std::to_string(blocks));
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h;
-  // kCap has that build only: fwd90_takes_cap).
-  auto kernel = fwd_kernel<T, C, kExtras, kDrop, false, kCap>;
+  // kCap and kAlibi have that build only: fwd90_cap_call, fwd90_alibi_call).
+  auto kernel = fwd_kernel<T, C, kExtras, kDrop, false, kCap, kAlibi>;
   if (P.switched || fwd90_switched(P)) {
-    if constexpr (kCap) throw CudaError("flashattn: internal error: the sm90 forward's kCap with a switch off its default");
-    else kernel = fwd_kernel<T, C, kExtras, kDrop, true, kCap>;
+    if constexpr (kCap || kAlibi)
+      throw CudaError("flashattn: internal error: the sm90 forward's kCap / kAlibi with a switch off its default");
+    else kernel = fwd_kernel<T, C, kExtras, kDrop, true>;
   }
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
               "cudaFuncSetAttribute(sm90 fwd_kernel)");
@@ -56,6 +58,12 @@ void launch_fwd90_extras(const FwdParams90& P, cudaStream_t s) {
   if constexpr (fwd90_has_cap_kernel<C>()) {
     if (fwd90_takes_cap(P, C::kD, C::kBlockN)) {
       launch_fwd90_config<T, C, false, false, true>(P, s);
+      return;
+    }
+  }
+  if constexpr (fwd90_has_alibi_kernel<C>()) {
+    if (fwd90_takes_alibi(P, C::kD, C::kBlockN)) {
+      launch_fwd90_config<T, C, false, false, false, true>(P, s);
       return;
     }
   }

@@ -50,13 +50,14 @@ struct FwdParams {
 // One predicate for the launchers' choice and for the backward's dq factor (the plain backward
 // leaves softmax's scale out of dS).
 __host__ __device__ inline bool uses_extras(const FwdParams& p) { return p.has_score_mod || p.dropout.enabled(); }
-// Softcap alone (no ALiBi, no dropout) and ALiBi alone (no softcap, no dropout): the sm90 kernels'
-// plain schedules with that one modifier (kCap, kAlibi).
+// Softcap alone (no ALiBi, no dropout) and ALiBi alone (no softcap, no dropout; a scale of at
+// least 2^-20, ScoreMod::alibi_per_dot's range): the sm90 kernels' plain schedules with that one
+// modifier (kCap, kAlibi).
 __host__ __device__ inline bool softcap_alone(const FwdParams& p) {
   return p.softcap > 0.0f && p.alibi == nullptr && !p.dropout.enabled();
 }
 __host__ __device__ inline bool alibi_alone(const FwdParams& p) {
-  return p.alibi != nullptr && !(p.softcap > 0.0f) && !p.dropout.enabled();
+  return p.alibi != nullptr && !(p.softcap > 0.0f) && !p.dropout.enabled() && p.scale >= 0x1p-20f;
 }
 
 struct BwdParams {

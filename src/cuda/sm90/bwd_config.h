@@ -38,11 +38,11 @@ constexpr bool bwd90_steps80_ok(int head_dim_tier, bool extras, bool dropout, bo
   return head_dim_tier == 128 && !extras && !dropout && !deterministic && dq_tensor;
 }
 // Whether the plain kernel with one modifier (bwd_kernel.h kCap: softcap alone, sm80::softcap_alone;
-// kAlibi: ALiBi alone, sm80::alibi_alone) is built for a configuration: the plain kernel's defaults at tiers 64 (128-query steps, the dQ
-// variant, K's fragments in registers) and 128 (80-query steps; and 64-query steps with the dQ
-// variant, which varlen and deterministic calls take). Elsewhere (the split tiers 192 and 256, the
-// opt-outs of those defaults, FLASHATTN_SM90_BWD_CAP=0 / _ALIBI=0) the modifier takes the kernel
-// with extras.
+// kAlibi: ALiBi alone, sm80::alibi_alone) is built for a configuration: the plain kernel's
+// defaults at tiers 64 (128-query steps, the dQ variant, K's fragments in registers) and 128
+// (80-query steps; and 64-query steps with the dQ variant, which varlen and deterministic calls
+// take). Elsewhere (the split tiers 192 and 256, the opt-outs of those defaults,
+// FLASHATTN_SM90_BWD_CAP=0 / _ALIBI=0) the modifier takes the kernel with extras.
 constexpr bool bwd90_has_mod(int head_dim_tier, int block_m, bool dq_smem, bool k_regs) {
   return (head_dim_tier == 64 && block_m == 128 && dq_smem && k_regs) ||
          (head_dim_tier == 128 && (block_m == 80 || (block_m == 64 && dq_smem)));

@@ -254,7 +254,7 @@ __host__ __device__ constexpr bool bwd90_scale_out() {
 // The schedule without lag (80-query steps) forms dS with P at once; kLag keeps P^T d(score)/d(dot)
 // for dS^T in place of P^T, whose fragments for dV are packed as each pair is computed (no
 // register more than the plain kernel's).
-// kAlibi (likewise, ALiBi alone with a positive scale: BwdParams90::alibi): P = exp2((dot +
+// kAlibi (likewise, ALiBi alone with a scale of at least 2^-20: BwdParams90::alibi): P = exp2((dot +
 // alibi_per_dot |i + diag - j|) scale_log2 - LSE), the forward's kAlibi expression; d(score)/d(dot)
 // is the plain kernel's. An add and a multiply-add an element more.
 template <typename T, typename C, bool kExtras, bool kKRegs = false, bool kDrop = false, bool kCap = false,
@@ -263,7 +263,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
   static_assert(!kExtras || C::kBlockM == 64, "the kernel with extras: 64-query steps (registers)");
   static_assert(!kDrop || (!kExtras && !C::kSplitD), "kDrop: the plain-score schedule (kLag)");
   static_assert(!kCap || (!kExtras && !kDrop && !C::kSplitD), "kCap: the plain kernel with softcap alone");
-  static_assert(!kAlibi || (!kExtras && !kDrop && !kCap && !C::kSplitD), "kAlibi: the plain kernel with ALiBi alone");
+  static_assert(!kAlibi || (!kExtras && !kDrop && !kCap && !C::kSplitD),
+                "kAlibi: the plain kernel with ALiBi alone");
   constexpr bool kKeep = kExtras || kDrop;  // dropout's keep bits may be drawn
   static_assert(!kKeep || !C::kDqT, "80-query steps (kDqT): no dropout (bwd90_steps80_ok)");
   static_assert(!kKRegs || (!kExtras && C::kBlockM == 128 && C::kD == 64),
@@ -1298,7 +1299,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
         const uint32_t sdO = smem_addr(smem + C::kOffdO + st * C::kBytesQ);
         const float* sLse = sLse0 + st * kBlockM;
         const float* sDsum = sDsum0 + st * kBlockM;
-        if constexpr (kExtras || kAlibi) mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
+        if constexpr (kExtras || kAlibi)
+          mod.alibi_slope = p.alibi != nullptr ? p.alibi[b * p.alibi_batch_stride + h] : 0.0f;
         [[maybe_unused]] const float alibi_raw = kAlibi ? mod.alibi_per_dot() : 0.0f;
 
         // P^T in place of S^T, dS^T in place of dP^T. Element j: key kr0 + 8 * ((j % 4) / 2), query

@@ -120,12 +120,12 @@ float launch_main(sm80::BwdParams& bp, const void* user, void* stream) {
       return Steps80::kBlockM;
     return p.head_dim <= 64 && plain && block_m != "64" ? 128 : 64;
   };
-  // Softcap alone, or ALiBi alone with a positive scale: the plain kernel's steps with kCap /
+  // Softcap alone, or ALiBi alone (a scale of at least 2^-20): the plain kernel's steps with kCap /
   // kAlibi where that configuration has them (bwd90_has_mod), else the kernel with extras;
   // FLASHATTN_SM90_BWD_CAP=0 / FLASHATTN_SM90_BWD_ALIBI=0 always the latter. Session 59 measured
   // them (bench/NOTES.md).
   P.cap = sm80::softcap_alone(bp.fwd) && env_choice("FLASHATTN_SM90_BWD_CAP", true);
-  P.alibi = sm80::alibi_alone(bp.fwd) && bp.fwd.scale > 0.0f && env_choice("FLASHATTN_SM90_BWD_ALIBI", true);
+  P.alibi = sm80::alibi_alone(bp.fwd) && env_choice("FLASHATTN_SM90_BWD_ALIBI", true);
   P.block_m = steps_for(!P.extras() || P.one_mod());
   if (P.one_mod() && !bwd90_has_mod(tier, P.block_m, P.dq_smem, P.k_regs)) {
     P.cap = P.alibi = false;

@@ -62,12 +62,14 @@ void launch_bwd90_mod(const BwdParams90& P, cudaStream_t s) {
     if (P.cap) return launch_bwd90_config<T, C, false, kKRegs, false, true>(P, s);
     return launch_bwd90_config<T, C, false, kKRegs, false, false, true>(P, s);
   }
-  throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap or ALiBi alone for this configuration");
+  throw CudaError("flashattn: internal error: no sm90 backward kernel with softcap or ALiBi alone for this "
+                  "configuration");
 }
 
 // 64-query steps (tiers 64 and 128): softcap or ALiBi alone by kCap / kAlibi where bwd90_has_mod
-// builds them, other score modifiers (with or without dropout) in the kernel with extras; dropout alone by kDrop at head_dim 128 and in the kernel with extras at head_dim
-// 64 (there only on request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
+// builds them, other score modifiers (with or without dropout) in the kernel with extras; dropout
+// alone by kDrop at head_dim 128 and in the kernel with extras at head_dim 64 (there only on
+// request, FLASHATTN_SM90_BWD_BLOCK_M=64: one kernel fewer to compile).
 template <typename T, typename C>
 void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   if (P.one_mod()) return launch_bwd90_mod<T, C, false>(P, s);  // (tier 128 with the dQ variant)
@@ -81,14 +83,16 @@ void launch_bwd90_steps64(const BwdParams90& P, cudaStream_t s) {
   }
 }
 
-// 128-query steps (tier 64): plain scores or one modifier alone (kCap, kAlibi, with K in registers; the kernel
-// with extras would not fit the registers), dropout by kDrop. K's A fragments in registers by
-// default (FLASHATTN_SM90_BWD_K_REGS=0: in shared memory; bwd_kernel.h); with dropout in shared
-// memory (registers).
+// 128-query steps (tier 64): plain scores or one modifier alone (kCap, kAlibi, with K in
+// registers; the kernel with extras would not fit the registers), dropout by kDrop. K's A
+// fragments in registers by default (FLASHATTN_SM90_BWD_K_REGS=0: in shared memory;
+// bwd_kernel.h); with dropout in shared memory (registers).
 template <typename T, typename C>
 void launch_bwd90_steps128(const BwdParams90& P, cudaStream_t s) {
   if (P.one_mod()) {
-    if (!P.k_regs) throw CudaError("flashattn: internal error: the sm90 backward's kCap / kAlibi at 128-query steps keep K in registers");
+    if (!P.k_regs)
+      throw CudaError("flashattn: internal error: the sm90 backward's kCap / kAlibi at 128-query steps keep K in "
+                      "registers");
     return launch_bwd90_mod<T, C, true>(P, s);
   }
   if (P.extras())

@@ -126,10 +126,6 @@ struct FwdParams90 {
   // key block instead of the kernel with extras; FLASHATTN_SM90_FWD_CAP=0 turns it off. (launch.cu
   // packs GQA heads for it as for the plain kernel: the two choices must agree.)
   int cap_kernel = 1;
-  // ALiBi alone on the plain kernel with ALiBi (kAlibi, fwd90_alibi_call) at tiers 64 and 128's
-  // default key block instead of the kernel with extras; FLASHATTN_SM90_FWD_ALIBI=0 turns it off.
-  // (No GQA packing: a slope a head.)
-  int alibi_kernel = 1;
   // Two Q buffers where the configuration has them (Fwd90Config::kQBuffers): the next tile's Q
   // loads while this one runs. FLASHATTN_SM90_Q_PREFETCH=0 keeps one (for comparisons).
   int q_buffers = fwd90_default::q_buffers;
@@ -177,6 +173,11 @@ struct FwdParams90 {
   // on by default at every length since session 52; FLASHATTN_SM90_DYNAMIC forces either).
   unsigned long long* tile_tickets = nullptr;
   unsigned long long tile_epoch = 0;
+  // ALiBi alone on the plain kernel with ALiBi (kAlibi, fwd90_alibi_call) at tiers 64 and 128's
+  // default key block instead of the kernel with extras; FLASHATTN_SM90_FWD_ALIBI=0 turns it off.
+  // (No GQA packing: a slope a head.) (Last: a field inserted before the others' moves their
+  // parameter offsets, and every kernel's code with them.)
+  int alibi_kernel = 1;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
 #endif
@@ -230,12 +231,13 @@ inline bool fwd90_cap_call(const FwdParams90& P) {
 inline bool fwd90_takes_cap(const FwdParams90& P, int head_dim_tier, int block_n) {
   return fwd90_cap_call(P) && fwd90_cap_block(head_dim_tier, block_n);
 }
-// The plain kernel with ALiBi (kAlibi): ALiBi alone (no softcap, no dropout) with a positive scale
-// on the plain kernel's schedule at tiers 64 and 128 (ALiBi's models' head_dims), their default
-// key block, the switches' defaults; one head a tile (a slope a head: no GQA packing). The bias
-// joins the raw dot in raw-dot units, dot - (slope / scale) |i + diag - j| (the distance a row's
-// base minus a constant), so the maximum and the exponent's FFMA stay the plain kernel's (scale
-// > 0 keeps the order): an element costs one add and one multiply-add more. (In log2 units, as
+// The plain kernel with ALiBi (kAlibi): ALiBi alone (no softcap, no dropout; scale >= 2^-20,
+// sm80::alibi_alone) on the plain kernel's schedule at tiers 64 and 128 (ALiBi's models'
+// head_dims), their default key block, the switches' defaults; one head a tile (a slope a head: no
+// GQA packing). The bias joins the raw dot in raw-dot units, dot - (slope / scale) |i + diag - j|
+// (ScoreMod::alibi_per_dot; the distance a row's base minus a constant), so the maximum and the
+// exponent's FFMA stay the plain kernel's (a positive scale keeps the order): an element costs
+// one add and one multiply-add more. (In log2 units, as
 // the kernel with extras, it cost a multiply more: 820 loop instructions at head_dim 64 against
 // 757.) FLASHATTN_SM90_FWD_ALIBI=0 sends ALiBi to the kernel with extras.
 constexpr bool fwd90_alibi_tier(int head_dim_tier) { return head_dim_tier == 64 || head_dim_tier == 128; }
@@ -244,8 +246,8 @@ constexpr bool fwd90_has_alibi_kernel() {
   return fwd90_alibi_tier(C::kD) && C::kDv == C::kD && fwd90_cap_block(C::kD, C::kBlockN);
 }
 inline bool fwd90_alibi_call(const FwdParams90& P, int head_dim_tier) {
-  return P.alibi_kernel != 0 && sm80::alibi_alone(P.p) && P.p.scale_log2 > 0.0f && fwd90_alibi_tier(head_dim_tier) &&
-         !P.switched && !fwd90_switched(P);
+  return P.alibi_kernel != 0 && sm80::alibi_alone(P.p) && fwd90_alibi_tier(head_dim_tier) && !P.switched &&
+         !fwd90_switched(P);
 }
 inline bool fwd90_takes_alibi(const FwdParams90& P, int head_dim_tier, int block_n) {
   return fwd90_alibi_call(P, head_dim_tier) && fwd90_cap_block(head_dim_tier, block_n);
@@ -752,7 +754,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) base[hf] = float(q_of(hf) + int(mod.diag_offset) - n0 - 2 * tq);
 #pragma unroll
-      for (int j = 0; j < kNS; ++j) s[j] = fmaf(fabsf(base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))), alibi_raw, s[j]);
+      for (int j = 0; j < kNS; ++j)
+        s[j] = fmaf(fabsf(base[(j % 4) / 2] - float((j / 4) * 8 + (j % 2))), alibi_raw, s[j]);
     }
     // The mask only on key blocks it cuts (keys past the sequence included): one branch per
     // block, not one per element, against the tile's common key range (Mask::tile_unmasked's

@@ -576,8 +576,8 @@ TEST(Sm90, SoftcapKernel) {
 }
 
 // ALiBi alone runs on the plain kernel with ALiBi (fwd_kernel.h kAlibi: the bias joined to the raw
-// dot, -slope / scale |i + diag - j|) at tiers 64 and 128's default key block with a positive
-// scale, one head a tile; the problems of gpu_harness.h alibi_specs and the same on the kernel with
+// dot, -slope / scale |i + diag - j|) at tiers 64 and 128's default key block with a scale of at
+// least 2^-20, one head a tile; the problems of gpu_harness.h alibi_specs and the same on the kernel with
 // extras (FLASHATTN_SM90_FWD_ALIBI=0), each against the reference (the other tiers, and a negative
 // scale, run the kernel with extras both times).
 TEST(Sm90, AlibiKernel) {

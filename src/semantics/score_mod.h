@@ -80,6 +80,7 @@ struct ScoreMod {
   // positive out_scale is positive, so a kernel may take a row's maximum over the tanh values and
   // scale it after (the sm90 forward's kernel with softcap alone, fwd_kernel.h).
   FA_HD T softcap_in() const { return fa_clamp_finite(scale / softcap); }
+  FA_HD T softcap_out(T out_scale) const { return fa_clamp_finite(softcap * out_scale); }
   // ALiBi's factor in raw-dot units (scale >= 2^-20): a score is scale (dot + alibi_per_dot()
   // |dist|), so a kernel may keep raw dots until the exponent with the bias joined to them (the
   // sm90 kernels with ALiBi alone, kAlibi: forward and backward take this one expression).
@@ -91,7 +92,6 @@ struct ScoreMod {
     const T x = -alibi_slope / scale;
     return x < T(-0x1p100) ? T(-0x1p100) : x > T(0x1p100) ? T(0x1p100) : x;
   }
-  FA_HD T softcap_out(T out_scale) const { return fa_clamp_finite(softcap * out_scale); }
   template <int kSoftcap, int kAlibi>
   FA_HD T apply_dist_as(T dot, T dist, T out_scale = T(1)) const {
     T unused;

@@ -122,7 +122,7 @@ struct FwdParams90 {
   // Dropout without a score modifier at head_dim 64 / 128 on the plain kernel with dropout (kDrop,
   // fwd90_has_drop_kernel) instead of the kernel with extras; FLASHATTN_SM90_FWD_DROP=0 turns it off.
   int drop_kernel = 1;
-  // Softcap alone on the plain kernel with softcap (kCap, fwd90_plain_cap) at the tier's default
+  // Softcap alone on the plain kernel with softcap (kCap, fwd90_cap_call) at the tier's default
   // key block instead of the kernel with extras; FLASHATTN_SM90_FWD_CAP=0 turns it off. (launch.cu
   // packs GQA heads for it as for the plain kernel: the two choices must agree.)
   int cap_kernel = 1;
@@ -183,9 +183,10 @@ struct FwdParams90 {
 #endif
 };
 
-// Whether any measured switch of P is off its default (launch.h then takes the build that reads them).
+// Whether a call takes the build that reads the switches (launch.h): FLASHATTN_SM90_SWITCHED=1, or
+// any measured switch of P off its default.
 inline bool fwd90_switched(const FwdParams90& P) {
-  bool off = false;
+  bool off = P.switched != 0;
 #define FA_OFF(name, value) off = off || P.name != value;
   FA_SM90_FWD_SWITCHES(FA_OFF)
 #undef FA_OFF
@@ -214,22 +215,22 @@ constexpr bool fwd90_has_drop_kernel() {
 // MUFU.TANH. The kernel with extras spent ~1600 instructions a key block at head_dim 128 (its
 // modifiers, ALiBi's test, the dropout code, S by SS) where the plain kernel spends ~650.
 // FLASHATTN_SM90_FWD_CAP=0 sends softcap to the kernel with extras (comparisons).
-inline bool fwd90_plain_cap(const FwdParams& p) { return sm80::softcap_alone(p); }
+//
 // Whether a tier's configuration on block_n keys has kCap (its default key block), and whether a
 // call takes kCap there: one rule for the launcher's GQA packing (launch.cu, before the kernel is
 // picked; the switches read before it) and the pick (launch.h), which must agree (the kernel with
 // extras takes no packing). kCap has only the build with the switches' defaults compiled in (half
 // the compile time of both builds): a switch off its default sends softcap to the kernel with extras.
-constexpr bool fwd90_cap_block(int head_dim_tier, int block_n) { return block_n == fwd90_block_n(head_dim_tier); }
+constexpr bool fwd90_default_block(int head_dim_tier, int block_n) { return block_n == fwd90_block_n(head_dim_tier); }
 template <typename C>
 constexpr bool fwd90_has_cap_kernel() {
-  return fwd90_cap_block(C::kD, C::kBlockN);
+  return fwd90_default_block(C::kD, C::kBlockN);
 }
 inline bool fwd90_cap_call(const FwdParams90& P) {
-  return P.cap_kernel != 0 && fwd90_plain_cap(P.p) && !P.switched && !fwd90_switched(P);
+  return P.cap_kernel != 0 && sm80::softcap_alone(P.p) && !fwd90_switched(P);
 }
 inline bool fwd90_takes_cap(const FwdParams90& P, int head_dim_tier, int block_n) {
-  return fwd90_cap_call(P) && fwd90_cap_block(head_dim_tier, block_n);
+  return fwd90_cap_call(P) && fwd90_default_block(head_dim_tier, block_n);
 }
 // The plain kernel with ALiBi (kAlibi): ALiBi alone (no softcap, no dropout; scale >= 2^-20,
 // sm80::alibi_alone) on the plain kernel's schedule at tiers 64 and 128 (ALiBi's models'
@@ -237,20 +238,19 @@ inline bool fwd90_takes_cap(const FwdParams90& P, int head_dim_tier, int block_n
 // GQA packing). The bias joins the raw dot in raw-dot units, dot - (slope / scale) |i + diag - j|
 // (ScoreMod::alibi_per_dot; the distance a row's base minus a constant), so the maximum and the
 // exponent's FFMA stay the plain kernel's (a positive scale keeps the order): an element costs
-// one add and one multiply-add more. (In log2 units, as
-// the kernel with extras, it cost a multiply more: 820 loop instructions at head_dim 64 against
-// 757.) FLASHATTN_SM90_FWD_ALIBI=0 sends ALiBi to the kernel with extras.
+// one add and one multiply-add more. (In log2 units, as the kernel with extras, it cost a
+// multiply more: 820 loop instructions at head_dim 64 against 757.) FLASHATTN_SM90_FWD_ALIBI=0
+// sends ALiBi to the kernel with extras.
 constexpr bool fwd90_alibi_tier(int head_dim_tier) { return head_dim_tier == 64 || head_dim_tier == 128; }
 template <typename C>
 constexpr bool fwd90_has_alibi_kernel() {
-  return fwd90_alibi_tier(C::kD) && C::kDv == C::kD && fwd90_cap_block(C::kD, C::kBlockN);
+  return fwd90_alibi_tier(C::kD) && C::kDv == C::kD && fwd90_default_block(C::kD, C::kBlockN);
 }
 inline bool fwd90_alibi_call(const FwdParams90& P, int head_dim_tier) {
-  return P.alibi_kernel != 0 && sm80::alibi_alone(P.p) && fwd90_alibi_tier(head_dim_tier) && !P.switched &&
-         !fwd90_switched(P);
+  return P.alibi_kernel != 0 && sm80::alibi_alone(P.p) && fwd90_alibi_tier(head_dim_tier) && !fwd90_switched(P);
 }
 inline bool fwd90_takes_alibi(const FwdParams90& P, int head_dim_tier, int block_n) {
-  return fwd90_alibi_call(P, head_dim_tier) && fwd90_cap_block(head_dim_tier, block_n);
+  return fwd90_alibi_call(P, head_dim_tier) && fwd90_default_block(head_dim_tier, block_n);
 }
 
 template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false,

@@ -38,7 +38,7 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h;
   // kCap and kAlibi have that build only: fwd90_cap_call, fwd90_alibi_call).
   auto kernel = fwd_kernel<T, C, kExtras, kDrop, false, kCap, kAlibi>;
-  if (P.switched || fwd90_switched(P)) {
+  if (fwd90_switched(P)) {
     if constexpr (kCap || kAlibi)
       throw CudaError("flashattn: internal error: the sm90 forward's kCap / kAlibi with a switch off its default");
     else kernel = fwd_kernel<T, C, kExtras, kDrop, true>;

@@ -3,7 +3,7 @@
 # every tier (FA_DEFER_MIN_D 64 in the tree) against main's fwd_kernel.h (_ab/main: d256 only), in
 # one run; the tree's forward tests and sanitizers; ALiBi and softcap at head_dim 256 beside the
 # plain kernel (is kAlibi at 256 worth building). Carry [".deps/googletest", "_ab/main"];
-# run as COMMIT=<hash> bash bench/results/session60/call1.sh.
+# on an H200 also the same-run table of main's kernels; run as COMMIT=<hash> bash bench/results/session60/call1.sh.
 set -u
 export COMMIT=${COMMIT:-unknown}
 T0=$(date +%s)
@@ -26,5 +26,13 @@ for pass in fwd bwd; do
   done
   pk
 done
+# On an H200: the same-run table of main's kernels (the A/B's base binary) with FA2 and cuDNN.
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && [[ -x /tmp/base_main/b/bin/flashattn_gpu_bench ]]; then
+  echo "===== H200 same-run table, main's kernels (t=$(t)s)" | tee -a $R/log.txt
+  timeout 230 python3 bench/gpu_bench.py --flashattn-bench /tmp/base_main/b/bin/flashattn_gpu_bench \
+    --peers fa2,cudnn --rounds 2 --results $R/table >$R/table.txt 2>&1
+  echo "table rc=$?" | tee -a $R/log.txt
+  grep -E "^ +(64|128|256) " $R/table.txt >>$R/log.txt
+fi
 echo "===== done (t=$(t)s)" | tee -a $R/log.txt
 pk

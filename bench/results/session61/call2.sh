@@ -24,11 +24,11 @@ timeout 200 python3 bench/gpu/sm90_variants.py --bench $B/flashattn_gpu_bench --
   --out $R/ab.json >$R/ab.txt 2>&1
 echo "ab rc=$?" | tee -a $R/log.txt; grep -A20 "^| shape" $R/ab.txt >>$R/log.txt; pk
 echo "===== tests, register path deferred at every tile (t=$(t)s)" | tee -a $R/log.txt
-FLASHATTN_SM90_TMA_STORE=0 $N=0 timeout 50 $B/flashattn_cuda_tests \
+env FLASHATTN_SM90_TMA_STORE=0 $N=0 timeout 50 $B/flashattn_cuda_tests \
   --gtest_filter='Sm90.Options:Sm90.VariantPersistent:Sm90.VariantThreeConsumers:Sm90.PackedGqa:Sm90.DeferredEpilogueSameBytes:Sm90.OutVec16SameBytes:Sm90Grid*' >$R/tests.txt 2>&1
 echo "tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' $R/tests.txt | tr '\n' ' ')" | tee -a $R/log.txt; pk
 echo "===== racecheck, 3 persistent CTAs, register path deferred (t=$(t)s)" | tee -a $R/log.txt
-FLASHATTN_SM90_TMA_STORE=0 $N=0 FLASHATTN_SM90_PERSISTENT=3 timeout 60 compute-sanitizer --tool racecheck --error-exitcode 3 $B/flashattn_cuda_sanitize >$R/san_race3.txt 2>&1
+env FLASHATTN_SM90_TMA_STORE=0 $N=0 FLASHATTN_SM90_PERSISTENT=3 timeout 60 compute-sanitizer --tool racecheck --error-exitcode 3 $B/flashattn_cuda_sanitize >$R/san_race3.txt 2>&1
 echo "race3 rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' $R/san_race3.txt | tail -1)" | tee -a $R/log.txt
 echo "===== done (t=$(t)s)" | tee -a $R/log.txt
 pk

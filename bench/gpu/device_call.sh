@@ -31,9 +31,16 @@
 #              included (no -E), its failures in the log
 #   SAN_BWD    1: compute-sanitizer memcheck and racecheck of the sanitize program with
 #              FLASHATTN_SM90_BWD_PERSISTENT=3 (three persistent backward CTAs: items in turn)
-#   TABLE      1: bench/gpu_bench.py's same-run table with FA2 and cuDNN (ROUNDS_TABLE, default 2)
+#   TABLE      1: bench/gpu_bench.py's same-run table with FA2 and cuDNN (ROUNDS_TABLE, default 2;
+#              TABLE_ARGS more of its arguments, e.g. "--hdims 64,128" for a build of those tiers)
 #   CTEST_TIMEOUT  seconds a test may take in the TESTS stage (default 150: the longest, Sm90.StreamKTail,
 #              takes ~70 s; a hung test then fails instead of holding the call to its limit)
+#   BINS       a tarball of binaries built on the development machine (bench/gpu/pack_bins.sh packs
+#              flashattn_gpu_bench, flashattn_cuda_tests and flashattn_cuda_sanitize into
+#              build-carry/bins.tar.xz: carry build-carry): nothing is built here. TESTS and TESTS_AFTER are then
+#              gtest filters (TESTS default "Sm90Layout*:Sm90.*:*Sm90Grid*:CudaVarlen*:CudaShapes*"), each run
+#              as 8 shards at once; BWD_TESTS runs "*Sm90Bwd*"; BASE / BASES need a build (name an old
+#              binary in VARIANTS instead: "main:BENCH=path")
 #   COMMIT     the commit to record in the results: write the hash into the call from the development
 #              machine (a `git rev-parse` run on the device read a stale HEAD, session 46)
 set -u -o pipefail
@@ -54,7 +61,42 @@ export FLASHATTN_COMMIT=${COMMIT:-unknown}
 { nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; } >"$O/smi.txt" 2>&1
 J=$(nproc)
 TIERS=${TIERS:-"64;96;128;192;256"}
-TESTS=${TESTS-"Sm90Layout|Sm90\\.|Sm90Grid|CudaVarlen|CudaShapes"}
+if [[ -n "${BINS:-}" ]]; then
+  TESTS=${TESTS-"Sm90Layout*:Sm90.*:*Sm90Grid*:CudaVarlen*:CudaShapes*"}
+else
+  TESTS=${TESTS-"Sm90Layout|Sm90\\.|Sm90Grid|CudaVarlen|CudaShapes"}
+fi
+
+# gtest FILTER within SECONDS as 8 shards at once (BINS: no ctest) into $O/NAME.*.log, the summary
+# (tests passed, failed, shards cut off) and the failures in the log.
+run_gtest() {
+  local name=$1 filter=$2 secs=$3 i pids=() rcs=() pid
+  sec "gtest --gtest_filter=$filter"
+  for i in 0 1 2 3 4 5 6 7; do
+    GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i timeout "$secs" "$BIN/flashattn_cuda_tests" --gtest_filter="$filter" \
+      >"$O/$name.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; rcs+=($?); done
+  local passed skipped failed
+  passed=$(cat "$O/$name".*.log | grep -c '^\[       OK \]')
+  skipped=$(cat "$O/$name".*.log | grep -c '^\[  SKIPPED \] [A-Za-z]')
+  failed=$(cat "$O/$name".*.log | grep -c '^\[  FAILED  \] [A-Za-z]')
+  echo "$name: $passed passed, $skipped skipped, $failed failed, shard rcs ${rcs[*]} (124: cut off at $secs s)" | tee -a "$LOG"
+  grep -h '^\[  FAILED  \] [A-Za-z]' "$O/$name".*.log | sort -u | head -20 | tee -a "$LOG"
+}
+
+if [[ -n "${BINS:-}" ]]; then
+  # Carried binaries: unpack, and no build.
+  [[ -z "${BASE:-}${BASES:-}" ]] || { echo "BASE / BASES need a build: not with BINS" | tee -a "$LOG"; pack; exit 2; }
+  BIN=/tmp/bins
+  rm -rf "$BIN" && mkdir -p "$BIN" && tar xJf "$BINS" -C "$BIN" || { echo "cannot unpack $BINS" | tee -a "$LOG"; pack; exit 1; }
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  ls -l "$BIN" >>"$LOG"
+  BVAR=""
+  [[ -n "$TESTS" ]] && run_gtest tests "$TESTS" "${CTEST_TIMEOUT:-150}"
+else  # (the build here, down to its fi)
+BIN=build-gpu/bin
 
 # The old files' trees beside (BASE as the A/B's "main", BASES by their names), built in the
 # background while tools/gpu-check builds (and tests) this one.
@@ -86,13 +128,14 @@ for name in "${!BPID[@]}"; do
   [[ $rc == 0 ]] && BVAR="$BVAR$name:BENCH=/tmp/base_$name/b/bin/flashattn_gpu_bench;"
 done
 grep -q '"build": {"rc": 0,' "$O/gc/results.json" || { tail -40 "$O/gc/gpu-check.log" | tee -a "$LOG"; pack; exit 1; }
+fi
 
 if [[ "${AB:-1}" == 1 ]]; then
   SHAPES=${SHAPES:-"64,512,1;64,1024,1;64,2048,1;64,512,0;64,1024,0;64,2048,0;128,512,1;128,1024,1;128,2048,1;128,512,0;256,512,1;256,2048,1;64,8192,0;128,8192,0;128,8192,1"}
   VAR="${BVAR}new:"
   [[ -n "${VARIANTS:-}" ]] && VAR="$VAR;$VARIANTS"
   sec "A/B ($VAR)"
-  python3 bench/gpu/sm90_variants.py --pass "${PASS:-fwd}" --bench build-gpu/bin/flashattn_gpu_bench --variants "$VAR" \
+  python3 bench/gpu/sm90_variants.py --pass "${PASS:-fwd}" --bench "$BIN/flashattn_gpu_bench" --variants "$VAR" \
     --shapes "$SHAPES" --rounds "${ROUNDS:-3}" --out "$O/ab.json" >"$O/ab.txt" 2>&1
   echo "ab rc=$?" | tee -a "$LOG"
   grep -A40 "^| shape" "$O/ab.txt" | tee -a "$LOG"
@@ -108,10 +151,13 @@ run_ctest() {
   grep -E '\*\*\*Failed|\*\*\*Timeout|\(Failed\)|\(Timeout\)|Exception' "$O/$name.log" | head -20 | tee -a "$LOG"
 }
 
-[[ -n "${TESTS_AFTER:-}" ]] && run_ctest tests_after "$TESTS_AFTER" "${TESTS_AFTER_S:-150}"
+if [[ -n "${TESTS_AFTER:-}" ]]; then
+  if [[ -n "${BINS:-}" ]]; then run_gtest tests_after "$TESTS_AFTER" "${TESTS_AFTER_S:-150}"
+  else run_ctest tests_after "$TESTS_AFTER" "${TESTS_AFTER_S:-150}"; fi
+fi
 
 if [[ "${SAN:-0}" == 1 ]]; then
-  S=build-gpu/bin/flashattn_cuda_sanitize
+  S=$BIN/flashattn_cuda_sanitize
   for tool in memcheck racecheck synccheck; do
     sec "compute-sanitizer $tool"
     compute-sanitizer --tool $tool --error-exitcode 3 "$S" >"$O/san_$tool.txt" 2>&1
@@ -122,20 +168,23 @@ if [[ "${SAN:-0}" == 1 ]]; then
   echo "race3 rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/san_race3.txt" | tail -1)" | tee -a "$LOG"
 fi
 
-[[ "${BWD_TESTS:-0}" == 1 ]] && run_ctest bwdtests Sm90Bwd "${BWD_TESTS_S:-250}"
+if [[ "${BWD_TESTS:-0}" == 1 ]]; then
+  if [[ -n "${BINS:-}" ]]; then run_gtest bwdtests "*Sm90Bwd*" "${BWD_TESTS_S:-250}"
+  else run_ctest bwdtests Sm90Bwd "${BWD_TESTS_S:-250}"; fi
+fi
 
 if [[ "${SAN_BWD:-0}" == 1 ]]; then
   for tool in memcheck racecheck; do
     sec "compute-sanitizer $tool, 3 persistent backward CTAs"
     FLASHATTN_SM90_BWD_PERSISTENT=3 timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 \
-      build-gpu/bin/flashattn_cuda_sanitize >"$O/san_bwd_$tool.txt" 2>&1
+      "$BIN/flashattn_cuda_sanitize" >"$O/san_bwd_$tool.txt" 2>&1
     echo "$tool (bwd grid 3) rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_bwd_$tool.txt" | tail -1)" | tee -a "$LOG"
   done
 fi
 
 if [[ "${TABLE:-0}" == 1 && $(left) -gt 200 ]]; then
   sec "same-run table (left $(left) s)"
-  timeout $(($(left) - 20)) python3 bench/gpu_bench.py --flashattn-bench build-gpu/bin/flashattn_gpu_bench \
+  timeout $(($(left) - 20)) python3 bench/gpu_bench.py --flashattn-bench "$BIN/flashattn_gpu_bench" ${TABLE_ARGS:-} \
     --peers fa2,cudnn --rounds "${ROUNDS_TABLE:-2}" --results "$O/table" >"$O/table.txt" 2>&1
   echo "table rc=$?" | tee -a "$LOG"
   grep -E "^ +(64|128|256) " "$O/table.txt" >>"$LOG"

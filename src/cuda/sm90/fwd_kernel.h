@@ -551,18 +551,34 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
           unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
           const int c_arr = c_idle + (c_skip != 0 ? fwd90_skippers(c_skip, i, C::kConsumers) : 0);
+#ifdef FLASHATTN_SM90_MEASURE_KV_LOADS
+          // A measurement build only (wrong results; bench/NOTES.md session 62): what the K/V
+          // bytes from L2 cost. 2: every K and V tile loaded twice (the stage's bytes counted twice);
+          // 0: after the ring's first round, every other use of a stage not loaded (its full
+          // barrier completes on an arrival alone; the consumers compute on the stage's old bytes).
+          constexpr int kKvLoads = FLASHATTN_SM90_MEASURE_KV_LOADS;
+          const int kv_loads = kKvLoads == 2 ? 2 : (kKvLoads == 0 && it >= kStages && (it & 1)) ? 0 : 1;
+#else
+          constexpr int kv_loads = 1;
+#endif
           if (it >= kStages) mbar_wait_idle(k_empty + st, phase ^ 1);
           if (c_arr > 0) mbar_arrive(k_empty + st, uint32_t(c_arr));
-          mbar_arrive_expect_tx(k_full + st, C::kBytesK);
+          if (kv_loads == 0) mbar_arrive(k_full + st);
+          else mbar_arrive_expect_tx(k_full + st, C::kBytesK * kv_loads);
+          for (int l = 0; l < kv_loads; ++l) {
 #pragma unroll
-          for (int pn = 0; pn < C::kPanels; ++pn)
-            tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+            for (int pn = 0; pn < C::kPanels; ++pn)
+              tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+          }
           if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
           if (c_arr > 0) mbar_arrive(v_empty + st, uint32_t(c_arr));
-          mbar_arrive_expect_tx(v_full + st, C::kBytesV);
+          if (kv_loads == 0) mbar_arrive(v_full + st);
+          else mbar_arrive_expect_tx(v_full + st, C::kBytesV * kv_loads);
+          for (int l = 0; l < kv_loads; ++l) {
 #pragma unroll
-          for (int pn = 0; pn < C::kPanelsV; ++pn)
-            tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+            for (int pn = 0; pn < C::kPanelsV; ++pn)
+              tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+          }
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
           if (i == q_at) {

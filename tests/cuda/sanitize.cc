@@ -151,6 +151,13 @@ int main() {
   guarded([] { run(DType::BFloat16, 64, 64, 700, 333, 4, 2, true, 0.0f, false, false, 0.0f, true); });
   guarded([] { run(DType::Float16, 128, 128, 130, 300, 8, 2, false, 0.0f, false, false, 0.0f, true); });
   guarded([] { run(DType::BFloat16, 128, 128, 100, 150, 2, 2, true, 0.0f, false, true, 0.0f, true); });
+  // The sm90 forward in clusters of two with K/V multicast (the 128- and 176-key blocks; GQA).
+  setenv("FLASHATTN_SM90_CLUSTER", "1", 1);
+  guarded([] { run(DType::BFloat16, 128, 128, 512, 517, 4, 2, false, 0.0f, false, false); });
+  setenv("FLASHATTN_SM90_BLOCKN", "alt", 1);
+  guarded([] { run(DType::Float16, 128, 128, 256, 400, 2, 1, false, 0.0f, false, false); });
+  unsetenv("FLASHATTN_SM90_BLOCKN");
+  unsetenv("FLASHATTN_SM90_CLUSTER");
   // The sm90 backward for tier 64 too (sm_90 devices; elsewhere these run the sm80 path again).
   setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);
   guarded([] { run(DType::BFloat16, 64, 64, 70, 200, 4, 2, true, 0.0f, false, false); });

@@ -216,6 +216,68 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
   if (ran == 0) GTEST_SKIP() << "none of the cases' tiers in this build";
 }
 
+// The forward in clusters of two with K/V multicast (FLASHATTN_SM90_CLUSTER=require: the call
+// fails where it cannot take that kernel) against the kernel of one CTA (=0), stream-K off in both
+// (its pieces round differently): the same bytes of O and the LSE, and within the tolerance rule of
+// the reference. Head_dim 128 and 120 (padded), fp16 and bf16, the 128- and 176-key blocks, keys
+// that end inside a block (the half boxes past the extent read zeros), GQA, one cluster walking
+// every tile (FLASHATTN_SM90_PERSISTENT=2: the ring's phases over many tiles, an odd count
+// rounded to pairs) and the default grid. An ineligible call (causal) fails with =require.
+TEST(Sm90, ClusterSameBytes) {
+  REQUIRE_SM90();
+  struct Shape {
+    DType dt;
+    int d, sq, sk, heads, heads_kv, batch;
+    const char* blockn;
+    const char* persistent;
+  };
+  const Shape shapes[] = {
+      {DType::BFloat16, 128, 512, 517, 4, 2, 2, "default", nullptr},
+      {DType::Float16, 128, 256, 1000, 2, 2, 3, "default", "3"},
+      {DType::BFloat16, 120, 768, 700, 3, 1, 1, "alt", nullptr},
+      {DType::Float16, 128, 1024, 1100, 2, 1, 1, "alt", "2"},
+  };
+  int ran = 0;
+  for (const Shape& sh : shapes) {
+    Spec s;
+    s.dtype = sh.dt;
+    s.head_dim = sh.d;
+    s.seqlen_q = sh.sq;
+    s.seqlen_k = sh.sk;
+    s.heads = sh.heads;
+    s.heads_kv = sh.heads_kv;
+    s.batch = sh.batch;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(6000 + sh.sq + sh.sk);
+    if (!tier_in_build(s, false)) continue;
+    SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default"));
+    with_env("FLASHATTN_SM90_STREAMK", "0", [&] {
+      with_env("FLASHATTN_SM90_PERSISTENT", sh.persistent, [&] {
+        with_env("FLASHATTN_SM90_BLOCKN", sh.blockn, [&] {
+          Case c(s);
+          GpuCase g(c);
+          with_env("FLASHATTN_SM90_CLUSTER", "0", [&] { g.run_forward(); });
+          const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+          with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
+          EXPECT_TRUE(c.out.bytes == out) << "out differs";
+          EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
+          check_forward_results(c, 1e-4);
+        });
+      });
+    });
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "tier 128 not in this build";
+  Spec causal;
+  causal.head_dim = 128;
+  causal.seqlen_q = causal.seqlen_k = 512;
+  causal.causal = true;
+  causal.backend = Backend::Cuda;
+  Case c(causal);
+  GpuCase g(c);
+  with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { EXPECT_THROW(g.run_forward(), std::runtime_error); });
+}
+
 // O's rows out of registers by 16-byte stores (a quad transpose; the default where O does not go
 // by TMA: head_dim_v above 128, varlen, packed GQA) against 4-byte stores
 // (FLASHATTN_SM90_OUT_VEC16=0). Head_dim 232 ends inside a group of four 8-column tiles; varlen

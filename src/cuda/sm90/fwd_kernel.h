@@ -178,6 +178,12 @@ struct FwdParams90 {
   // (No GQA packing: a slope a head.) (Last: a field inserted before the others' moves their
   // parameter offsets, and every kernel's code with them.)
   int alibi_kernel = 1;
+  // A cluster of two CTAs on pairs of query blocks of one head, each CTA loading half of every K
+  // and V block's rows into both CTAs' stage by TMA multicast (fwd_kernel kCluster): half the K/V
+  // bytes an SM takes from L2 (bench/NOTES.md session 62: half of them measured +3.5-4.4%
+  // sustained at d128). The launcher decides (launch.cu fwd90_cluster_ok); tma_k / tma_v are then
+  // built with boxes of block_n / 2 rows.
+  int cluster = 0;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
 #endif
@@ -253,10 +259,20 @@ inline bool fwd90_takes_alibi(const FwdParams90& P, int head_dim_tier, int block
   return fwd90_alibi_call(P, head_dim_tier) && fwd90_default_block(head_dim_tier, block_n);
 }
 
+// The plain kernel in a cluster of two with K/V multicast (kCluster, FwdParams90::cluster): head_dim
+// 128 on two consumers (both key blocks; the 176-key one's half of 88 rows keeps the panels'
+// 1024-byte swizzle alignment).
+template <typename C>
+FA_HD constexpr bool fwd90_has_cluster_kernel() {
+  return C::kD == 128 && C::kDv == 128 && C::kConsumers == 2 && (C::kBlockN / 2) % 8 == 0;
+}
+
 template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false,
-          bool kAlibi = false>
+          bool kAlibi = false, bool kCluster = false>
 __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_constant__ FwdParams90 P) {
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
+  static_assert(!kCluster || (!kExtras && !kDrop && !kSwitches && !kCap && !kAlibi && fwd90_has_cluster_kernel<C>()),
+                "kCluster: the plain kernel's default build (fwd90_has_cluster_kernel)");
   static_assert(!(kCap && (kExtras || kDrop)), "kCap is the plain kernel with softcap alone");
   static_assert(!(kAlibi && (kExtras || kDrop || kCap)), "kAlibi is the plain kernel with ALiBi alone");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
@@ -352,14 +368,18 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     for (int s = 0; s < kStages; ++s) {
       mbar_init(k_full + s, 1);
       mbar_init(v_full + s, 1);
-      mbar_init(k_empty + s, C::kConsumers);  // one arrival per consumer warpgroup
-      mbar_init(v_empty + s, C::kConsumers);
+      // One arrival per consumer warpgroup (kCluster: the peer's too, since either CTA's loads
+      // write both CTAs' stage).
+      mbar_init(k_empty + s, C::kConsumers * (kCluster ? 2 : 1));
+      mbar_init(v_empty + s, C::kConsumers * (kCluster ? 2 : 1));
     }
     mbar_init(ticket_bar, 1);
     mbar_init(ticket_bar + 1, 1);
     fence_barrier_init();
   }
-  __syncthreads();
+  // kCluster: the peer's barriers are initialized before any load or arrival reaches them.
+  if constexpr (kCluster) cluster_sync();
+  else __syncthreads();
 
   // Q buffers: a CTA's j-th tile takes buffer j % q_bufs.
   const int q_bufs = C::kQBuffers == 2 && FA_SWITCH(q_buffers) == 2 ? 2 : 1;
@@ -463,7 +483,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       auto next_item = [&](int* c) {
         for (bool retry = false;; retry = true) {
           StreamKPiece pc;
-          if (by_ticket) {
+          if constexpr (kCluster) {
+            // The pair of tiles (2 q, 2 q + 1) in rounds of the clusters (q = cluster + *c
+            // clusters): rank r takes tile 2 q + r, the peer the other (config.h TileMap90 mode 0:
+            // one head's query blocks in a row, an even number of them: fwd90_cluster_ok), so both
+            // walk the same key blocks.
+            pc.tile = 2 * (int(cluster_id_x()) + *c * int(cluster_count_x())) + int(cluster_rank());
+            pc.role = StreamKPiece::kWhole;
+            ++*c;
+            if (pc.tile >= num_tiles) return false;
+          } else if (by_ticket) {
             if (*c == 0) {
               pc.tile = ctaid_x();
             } else {  // ticket *c - 1 from thread 32's slot
@@ -563,12 +592,22 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #endif
           if (it >= kStages) mbar_wait_idle(k_empty + st, phase ^ 1);
           if (c_arr > 0) mbar_arrive(k_empty + st, uint32_t(c_arr));
+          // kCluster: this CTA loads half of the block's rows (its rank's) into both CTAs' stage
+          // (tma_k / tma_v boxes of kBlockN / 2 rows), and its barrier counts the whole stage's
+          // bytes, the peer's half included.
+          constexpr int kHalf = kBlockN / 2;
+          const int half = kCluster ? int(cluster_rank()) : 0;
           if (kv_loads == 0) mbar_arrive(k_full + st);
           else mbar_arrive_expect_tx(k_full + st, C::kBytesK * kv_loads);
           for (int l = 0; l < kv_loads; ++l) {
 #pragma unroll
-            for (int pn = 0; pn < C::kPanels; ++pn)
-              tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+            for (int pn = 0; pn < C::kPanels; ++pn) {
+              if constexpr (kCluster)
+                tma_load_4d_multicast(sK + pn * C::kPanelKV + half * kHalf * 128, &P.tma_k, k_full + st, pn * 64,
+                                      c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
+              else
+                tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+            }
           }
           if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
           if (c_arr > 0) mbar_arrive(v_empty + st, uint32_t(c_arr));
@@ -576,8 +615,13 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           else mbar_arrive_expect_tx(v_full + st, C::kBytesV * kv_loads);
           for (int l = 0; l < kv_loads; ++l) {
 #pragma unroll
-            for (int pn = 0; pn < C::kPanelsV; ++pn)
-              tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+            for (int pn = 0; pn < C::kPanelsV; ++pn) {
+              if constexpr (kCluster)
+                tma_load_4d_multicast(sV + pn * C::kPanelKV + half * kHalf * 128, &P.tma_v, v_full + st, pn * 64,
+                                      c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
+              else
+                tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+            }
           }
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
@@ -687,12 +731,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   // K_i has been read (S_i complete); after the tile's last S, Q too (kQRegs: at the tile's start,
   // once in registers): its buffer may take a later tile's Q (the next one's with one buffer, while
   // this one's last P V and epilogue run).
+  // kCluster: the peer's producer writes this CTA's stage too, so the release goes to both.
+  const uint32_t peer = kCluster ? cluster_rank() ^ 1u : 0u;
   auto release_k = [&](int i) {
     if (tid == 0) mbar_arrive(k_empty + stage_of(i));
+    if (kCluster && tid == 0) mbar_arrive_cluster(k_empty + stage_of(i), peer);
     if (!kQRegs && i == n_count - 1) mbar_arrive(q_empty + q_slot);  // every thread (q_empty counts 128 a warpgroup)
   };
   auto release_v = [&](int i) {
     if (tid == 0) mbar_arrive(v_empty + stage_of(i));
+    if (kCluster && tid == 0) mbar_arrive_cluster(v_empty + stage_of(i), peer);
   };
   // Dropout's keep bits of key block i for this thread's two rows (bit 2 t + e of word t / 16:
   // column pair t, column e of it), drawn between S_i's issue and its wait, where the tensor
@@ -1205,6 +1253,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   if (tid == 0) FA_TRACE_SPAN(2 + cw, trace_ns());
   if (tid == 0 && cw == 0) FA_TRACE_SPAN(5, uint32_t(tiles));
   if (pingpong && cw == 0) named_bar_sync(1, 256);
+  // kCluster: neither CTA exits while the peer may still arrive on its barriers (the producers
+  // have exited: exited threads count as arrived).
+  if constexpr (kCluster) cluster_sync();
 }
 
 #undef FA_TRACE

@@ -246,9 +246,32 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
                                                                          : 0;
     P.group_heads = group > 0 && group < bh ? int(group) : 0;
   }
+  // Clusters of two CTAs with K/V multicast (FwdParams90::cluster, fwd_kernel.h kCluster): each CTA
+  // of a pair of query blocks of one head loads half of each K and V block for both, so an SM takes
+  // half the K/V bytes from L2. Where every tile of a pair walks the same keys with every consumer
+  // warpgroup live: head_dim 128's plain kernel on two consumers with the switches' defaults, no
+  // causal mask, window, varlen or GQA packing, a persistent grid, and query blocks in pairs
+  // within a head (seqlen_q a multiple of 256). Static rounds of pairs (no stream-K tail, no
+  // tickets). FLASHATTN_SM90_CLUSTER=1 takes it where it applies, =require fails where it does
+  // not (tests), =0 or unset: off (until measured, bench/NOTES.md session 62).
+  {
+    const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
+    const bool want = cl != nullptr && (cl[0] == '1' || cl[0] == 'r');
+    const bool ok = kernel.head_dim == 128 && kernel.head_dim_v == 128 && plain && block_m == 128 && P.pack == 1 &&
+                    !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
+                    !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;
+    if (want && !ok && cl[0] == 'r')
+      throw CudaError(
+          "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128, no score "
+          "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
+          "the switches' defaults and a persistent grid)");
+    P.cluster = want && ok ? 1 : 0;
+    if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)
+  }
+  const int box_kv = P.cluster ? block_n / 2 : block_n;
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);
-  P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, block_n);
-  P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, block_n);
+  P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, box_kv);
+  P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, box_kv);
   // O through shared memory and TMA stores (not for varlen batches, whose tiles end inside the
   // next sequence's rows, nor packed tiles): +2-5% at head_dim 128 up to 2k, -1-2% at 256, so by
   // default up to head_dim_v 128.
@@ -267,7 +290,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   std::unique_ptr<Workspace> split_ws;
   const bool sk_force = sm90::env_choice("FLASHATTN_SM90_STREAMK", false);
   const bool sk_off = !sm90::env_choice("FLASHATTN_SM90_STREAMK", true);
-  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off) {
+  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off && !P.cluster) {
     const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
     P.sk.plan = sm90::StreamK(tiles, grid, nk);
     if (!sk_force && (P.sk.plan.saving() < 0.02 || kernel.head_dim > 128)) P.sk.plan = sm90::StreamK();
@@ -288,7 +311,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (Session 50: tickets taken a tile ahead lost 3-4% at causal 1k-2k.)
   // FLASHATTN_SM90_DYNAMIC=1 / =0 forces either.
   std::unique_ptr<Workspace> ticket_ws;
-  if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", true)) {
+  if (P.persistent && !P.cluster && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", true)) {
     if (grid < tiles && tiles < (int64_t(1) << 30)) {
       ticket_ws = std::make_unique<Workspace>(context, 16);
       P.tile_tickets = reinterpret_cast<unsigned long long*>(ticket_ws->data());

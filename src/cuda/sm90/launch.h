@@ -4,10 +4,47 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "cuda/sm80/check.h"
 #include "cuda/sm90/fwd_kernel.h"
 
 namespace flashattn::cuda::sm90 {
+
+// The plain kernel in clusters of two (fwd_kernel.h kCluster) on at most `blocks` CTAs: as many
+// pairs as fit at once (cudaOccupancyMaxActiveClusters, once a device: the static rounds assume
+// every cluster is resident).
+template <typename T, typename C>
+void launch_fwd90_cluster(const FwdParams90& P, int64_t blocks, cudaStream_t stream) {
+  auto kernel = fwd_kernel<T, C, false, false, false, false, false, true>;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
+        "cudaFuncSetAttribute(sm90 fwd_kernel, cluster)");
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = 2;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.blockDim = dim3(C::kThreads);
+  cfg.dynamicSmemBytes = C::kSmemBytes;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int> fit[kMaxDevices];  // clusters resident at once, per device (0: not asked yet)
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  int clusters = dev < kMaxDevices ? fit[dev].load() : 0;
+  if (clusters == 0) {
+    cfg.gridDim = dim3(unsigned(blocks));
+    check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg), "cudaOccupancyMaxActiveClusters(sm90 fwd_kernel)");
+    if (clusters < 1) throw CudaError("flashattn: internal error: no cluster of two sm90 forward CTAs fits an SM pair");
+    if (dev < kMaxDevices) fit[dev].store(clusters);
+  }
+  cfg.gridDim = dim3(unsigned(std::min<int64_t>(blocks, 2 * int64_t(clusters))));
+  check(cudaLaunchKernelEx(&cfg, kernel, P), "launch sm90 fwd_kernel (cluster)");
+}
 
 template <typename T, typename C, bool kExtras, bool kDrop = false, bool kCap = false, bool kAlibi = false>
 void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
@@ -35,6 +72,15 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
                     " tiles on " + std::to_string(P.sk.grid) + " CTAs, launched " + std::to_string(tiles) + " on " +
                     std::to_string(blocks));
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
+  if constexpr (!kExtras && !kDrop && !kCap && !kAlibi && fwd90_has_cluster_kernel<C>()) {
+    if (P.cluster) {
+      if (blocks % 2 != 0 || tiles % 2 != 0 || P.sk.plan.width > 0 || P.tile_tickets != nullptr || fwd90_switched(P))
+        throw CudaError("flashattn: internal error: sm90 forward cluster on an odd grid, with stream-K, tickets or switches");
+      launch_fwd90_cluster<T, C>(P, blocks, stream);
+      return;
+    }
+  }
+  if (P.cluster) throw CudaError("flashattn: internal error: sm90 forward cluster for a kernel without one");
   // The build with the switches' defaults compiled in unless one is off its default (fwd_kernel.h;
   // kCap and kAlibi have that build only: fwd90_cap_call, fwd90_alibi_call).
   auto kernel = fwd_kernel<T, C, kExtras, kDrop, false, kCap, kAlibi>;

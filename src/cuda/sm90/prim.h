@@ -84,6 +84,18 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const void* tensor_map, u
       "l"(tensor_map), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
       : "memory");
 }
+// The same box into this CTA's and the peer CTAs' shared memory at `dst`'s offset (ctaMask: the
+// cluster ranks that receive it), completing its bytes on each receiver's barrier at `bar`'s
+// offset (PTX 9.7.9.25.5.1, .multicast::cluster; sm_90a). The forward's K/V in a cluster of two
+// (fwd_kernel.h kCluster): each CTA loads half of a tile's rows for both.
+__device__ __forceinline__ void tma_load_4d_multicast(void* dst, const void* tensor_map, uint64_t* bar, int c0, int c1,
+                                                      int c2, int c3, uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
+      "{%3, %4, %5, %6}], [%2], %7;\n" ::"r"(smem_addr(dst)),
+      "l"(tensor_map), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "h"(cta_mask)
+      : "memory");
+}
 // Stores the shared-memory box at `src` to the tensor map's box at (c0 .. c3) (bulk async-group
 // completion; coordinates past the tensor's extent are not written).
 __device__ __forceinline__ void tma_store_4d(const void* tensor_map, const void* src, int c0, int c1, int c2, int c3) {
@@ -128,6 +140,42 @@ __device__ __forceinline__ void bulk_wait_read() {
 __device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
 __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");
+}
+
+// ---- clusters (PTX 10.13-10.15 %cluster_ctarank, %clusterid, %nclusterid; 9.7.13.3
+// barrier.cluster; 9.7.9.21 mapa) ----------------------------------------------------------------
+__device__ __forceinline__ uint32_t cluster_rank() {
+  uint32_t v;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(v));
+  return v;
+}
+__device__ __forceinline__ uint32_t cluster_id_x() {
+  uint32_t v;
+  asm volatile("mov.u32 %0, %%clusterid.x;\n" : "=r"(v));
+  return v;
+}
+__device__ __forceinline__ uint32_t cluster_count_x() {
+  uint32_t v;
+  asm volatile("mov.u32 %0, %%nclusterid.x;\n" : "=r"(v));
+  return v;
+}
+// Every thread of the cluster (exited ones count as arrived): this CTA's shared-memory writes and
+// barrier inits before the arrival are visible to the cluster after the wait.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+// One arrival on the barrier at `bar`'s offset in the shared memory of cluster rank `cta` (release
+// at CTA scope, as a local arrival: what it orders is this thread's completed reads of a stage
+// before the peer's TMA rewrites it).
+__device__ __forceinline__ void mbar_arrive_cluster(uint64_t* bar, uint32_t cta) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(cta)
+      : "memory");
 }
 
 // ---- named barriers (PTX 9.7.13.1, bar.sync / bar.arrive) --------------------------------------

@@ -269,6 +269,7 @@ TEST(Sm90, ClusterSameBytes) {
   }
   if (ran == 0) GTEST_SKIP() << "tier 128 not in this build";
   Spec causal;
+  causal.dtype = DType::BFloat16;
   causal.head_dim = 128;
   causal.seqlen_q = causal.seqlen_k = 512;
   causal.causal = true;

@@ -181,8 +181,8 @@ struct FwdParams90 {
   // A cluster of two CTAs on pairs of query blocks of one head, each CTA loading half of every K
   // and V block's rows into both CTAs' stage by TMA multicast (fwd_kernel kCluster): half the K/V
   // bytes an SM takes from L2 (bench/NOTES.md session 62: half of them measured +3.5-4.4%
-  // sustained at d128). The launcher decides (launch.cu fwd90_cluster_ok); tma_k / tma_v are then
-  // built with boxes of block_n / 2 rows.
+  // sustained at d128). The launcher decides (launch.cu: by default up to 2048 keys); tma_k /
+  // tma_v are then built with boxes of block_n / 2 rows.
   int cluster = 0;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
@@ -486,7 +486,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if constexpr (kCluster) {
             // The pair of tiles (2 q, 2 q + 1) in rounds of the clusters (q = cluster + *c
             // clusters): rank r takes tile 2 q + r, the peer the other (config.h TileMap90 mode 0:
-            // one head's query blocks in a row, an even number of them: fwd90_cluster_ok), so both
+            // one head's query blocks in a row, an even number of them: launch.cu), so both
             // walk the same key blocks.
             pc.tile = 2 * (int(cluster_id_x()) + *c * int(cluster_count_x())) + int(cluster_rank());
             pc.role = StreamKPiece::kWhole;

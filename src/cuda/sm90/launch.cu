@@ -263,7 +263,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     const bool ok = kernel.head_dim == 128 && kernel.head_dim_v == 128 && plain && block_m == 128 && P.pack == 1 &&
                     !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
                     !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;
-    if (want && !ok && cl[0] == 'r')
+    if (want && !ok && cl != nullptr && cl[0] == 'r')
       throw CudaError(
           "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128, no score "
           "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "

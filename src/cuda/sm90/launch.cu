@@ -252,14 +252,17 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // warpgroup live: head_dim 128's plain kernel on two consumers with the switches' defaults, no
   // causal mask, window, varlen or GQA packing, a persistent grid, and query blocks in pairs
   // within a head (seqlen_q a multiple of 256). Static rounds of pairs (no stream-K tail, no
-  // tickets). By default up to 2048 keys: session 62 (H100, 3 rounds, TFLOP/s cluster / the
-  // default / static rounds without multicast): 1k 613 / 597 / 608, 2k 677 / 667 / 664, 4k 703 /
-  // 703 / 689, 8k 725 / 727 / 712: multicast gives +1-2% over its static rounds, which the
-  // default's tickets and stream-K tail give back from 4k on. FLASHATTN_SM90_CLUSTER=1 takes it
+  // tickets). By default over 512 and up to 2048 keys: session 62 (H100, 3 rounds, TFLOP/s
+  // cluster / one CTA, the default's tickets and stream-K tail / static rounds without multicast):
+  // 1k 613 / 597 / 608, 2k 677 / 667 / 664, 4k 703 / 703 / 689, 8k 725 / 727 / 712: multicast
+  // gives +1-2% over its static rounds, which the tickets and the tail give back from 4k on; call 5:
+  // 512 507 / 519 (a 4-block walk: the pair's lockstep costs more than the bytes), 1k 619 / 602, 2k
+  // 679 / 671, 2k at batch 2 635 / 616, 1k with GQA 4 626 / 614. FLASHATTN_SM90_CLUSTER=1 takes it
   // wherever it applies, =require fails where it does not (tests), =0 never.
   {
     const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : p.max_seqlen_k <= 2048;
+    const bool want =
+        cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : p.max_seqlen_k > 512 && p.max_seqlen_k <= 2048;
     const bool ok = kernel.head_dim == 128 && kernel.head_dim_v == 128 && plain && block_m == 128 && P.pack == 1 &&
                     !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
                     !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;

@@ -502,13 +502,26 @@ __global__ void __launch_bounds__(C::kThreads, 1) bwd_kernel(const __grid_consta
           const int st = g % kStages;
           if (g >= kStages) mbar_wait_idle(q_empty + st, ((g / kStages) & 1) ^ 1);
           const int q_row = int(seq.row_begin_q) + cur.m_block * kBlockM;
-          mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ);
+#ifdef FLASHATTN_SM90_MEASURE_QDO_LOADS
+          // A measurement build only (wrong results; bench/NOTES.md session 62): what the Q / dO
+          // bytes from L2 cost (the forward's K / V: FLASHATTN_SM90_MEASURE_KV_LOADS). 2: every Q
+          // and dO tile loaded twice; 0: after the ring's first round, every other step's not
+          // loaded (the consumers compute on the stage's old bytes).
+          constexpr int kQdoLoads = FLASHATTN_SM90_MEASURE_QDO_LOADS;
+          const int qdo_loads = kQdoLoads == 2 ? 2 : (kQdoLoads == 0 && g >= kStages && (g & 1)) ? 0 : 1;
+#else
+          constexpr int qdo_loads = 1;
+#endif
+          if (qdo_loads == 0) mbar_arrive(q_full + st);
+          else mbar_arrive_expect_tx(q_full + st, 2 * C::kBytesQ * qdo_loads);
+          for (int l = 0; l < qdo_loads; ++l) {
 #pragma unroll
-          for (int pn = 0; pn < C::kPanels; ++pn) {
-            tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
-                        cur.h, qb);
-            tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64, q_row,
-                        cur.h, qb);
+            for (int pn = 0; pn < C::kPanels; ++pn) {
+              tma_load_4d(smem + C::kOffQ + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_q, q_full + st, pn * 64, q_row,
+                          cur.h, qb);
+              tma_load_4d(smem + C::kOffdO + st * C::kBytesQ + pn * C::kPanelQ, &P.tma_do, q_full + st, pn * 64,
+                          q_row, cur.h, qb);
+            }
           }
           if (s == kv_at) {
             // V first: with the TMA-store epilogue its tile is free once the dV stores have read

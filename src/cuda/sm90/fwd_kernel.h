@@ -18,6 +18,7 @@
 #include <cuda.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "cuda/prim/ldmatrix.h"
 #include "cuda/prim/math.h"
@@ -590,39 +591,32 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #else
           constexpr int kv_loads = 1;
 #endif
-          if (it >= kStages) mbar_wait_idle(k_empty + st, phase ^ 1);
-          if (c_arr > 0) mbar_arrive(k_empty + st, uint32_t(c_arr));
-          // kCluster: this CTA loads half of the block's rows (its rank's) into both CTAs' stage
-          // (tma_k / tma_v boxes of kBlockN / 2 rows), and its barrier counts the whole stage's
-          // bytes, the peer's half included.
+          // K's tile, then V's (the same steps on their own barriers): the wait for the stage's
+          // previous phase, the skippers' arrivals, the expected bytes, the loads. kCluster: this
+          // CTA loads half of the block's rows (its rank's) into both CTAs' stage (tma_k / tma_v
+          // boxes of kBlockN / 2 rows), and its barrier counts the whole stage's bytes, the peer's
+          // half included.
           constexpr int kHalf = kBlockN / 2;
           const int half = kCluster ? int(cluster_rank()) : 0;
-          if (kv_loads == 0) mbar_arrive(k_full + st);
-          else mbar_arrive_expect_tx(k_full + st, C::kBytesK * kv_loads);
-          for (int l = 0; l < kv_loads; ++l) {
+          auto load_block = [&](uint64_t* full, uint64_t* empty, const CUtensorMap* map, unsigned char* dst,
+                                auto panels, uint32_t bytes) {
+            if (it >= kStages) mbar_wait_idle(empty + st, phase ^ 1);
+            if (c_arr > 0) mbar_arrive(empty + st, uint32_t(c_arr));
+            if (kv_loads == 0) mbar_arrive(full + st);
+            else mbar_arrive_expect_tx(full + st, bytes * kv_loads);
+            for (int l = 0; l < kv_loads; ++l) {
 #pragma unroll
-            for (int pn = 0; pn < C::kPanels; ++pn) {
-              if constexpr (kCluster)
-                tma_load_4d_multicast(sK + pn * C::kPanelKV + half * kHalf * 128, &P.tma_k, k_full + st, pn * 64,
-                                      c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
-              else
-                tma_load_4d(sK + pn * C::kPanelKV, &P.tma_k, k_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+              for (int pn = 0; pn < decltype(panels)::value; ++pn) {
+                if constexpr (kCluster)
+                  tma_load_4d_multicast(dst + pn * C::kPanelKV + half * kHalf * 128, map, full + st, pn * 64,
+                                        c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
+                else
+                  tma_load_4d(dst + pn * C::kPanelKV, map, full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
+              }
             }
-          }
-          if (it >= kStages) mbar_wait_idle(v_empty + st, phase ^ 1);
-          if (c_arr > 0) mbar_arrive(v_empty + st, uint32_t(c_arr));
-          if (kv_loads == 0) mbar_arrive(v_full + st);
-          else mbar_arrive_expect_tx(v_full + st, C::kBytesV * kv_loads);
-          for (int l = 0; l < kv_loads; ++l) {
-#pragma unroll
-            for (int pn = 0; pn < C::kPanelsV; ++pn) {
-              if constexpr (kCluster)
-                tma_load_4d_multicast(sV + pn * C::kPanelKV + half * kHalf * 128, &P.tma_v, v_full + st, pn * 64,
-                                      c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
-              else
-                tma_load_4d(sV + pn * C::kPanelKV, &P.tma_v, v_full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
-            }
-          }
+          };
+          load_block(k_full, k_empty, &P.tma_k, sK, std::integral_constant<int, C::kPanels>{}, C::kBytesK);
+          load_block(v_full, v_empty, &P.tma_v, sV, std::integral_constant<int, C::kPanelsV>{}, C::kBytesV);
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
           if (i == q_at) {

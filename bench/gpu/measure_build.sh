@@ -14,8 +14,7 @@ DEF=${3:?define}
 OUTF=$(realpath -m "${4:?out}")
 cd "$B"
 # The unit's compile command (the first that names it) and the bench's link command.
-CMD=$(ninja -t commands flashattn_gpu_bench | grep -F -- "-c $(realpath "$OLDPWD/$UNIT" 2>/dev/null || echo "$UNIT")" | head -1 || true)
-[[ -n "$CMD" ]] || CMD=$(ninja -t commands flashattn_gpu_bench | grep -F -- "$UNIT" | grep -F -- " -c " | head -1)
+CMD=$(ninja -t commands flashattn_gpu_bench | grep -F -- " -c " | grep -F -- "/$UNIT " | head -1 || true)
 [[ -n "$CMD" ]] || { echo "measure_build.sh: no compile command for $UNIT in $B" >&2; exit 1; }
 OBJ=$(mktemp --suffix=.o)
 trap 'rm -f "$OBJ"' EXIT

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "flashattn/flashattn.h"
@@ -157,6 +158,18 @@ int main() {
   setenv("FLASHATTN_SM90_BLOCKN", "alt", 1);
   guarded([] { run(DType::Float16, 128, 128, 256, 400, 2, 1, false, 0.0f, false, false); });
   unsetenv("FLASHATTN_SM90_BLOCKN");
+  // ... on four clusters: whole pairs by ticket, then a stream-K tail (30 pairs; the caller's
+  // FLASHATTN_SM90_PERSISTENT restored after).
+  {
+    const char* was = std::getenv("FLASHATTN_SM90_PERSISTENT");
+    const std::string saved = was != nullptr ? was : "";
+    setenv("FLASHATTN_SM90_PERSISTENT", "8", 1);
+    setenv("FLASHATTN_SM90_STREAMK", "1", 1);
+    guarded([] { run(DType::BFloat16, 128, 128, 768, 517, 5, 1, false, 0.0f, false, false); });
+    unsetenv("FLASHATTN_SM90_STREAMK");
+    if (was != nullptr) setenv("FLASHATTN_SM90_PERSISTENT", saved.c_str(), 1);
+    else unsetenv("FLASHATTN_SM90_PERSISTENT");
+  }
   unsetenv("FLASHATTN_SM90_CLUSTER");
   // The sm90 backward for tier 64 too (sm_90 devices; elsewhere these run the sm80 path again).
   setenv("FLASHATTN_EXPERIMENTAL_SM90_BWD", "1", 1);

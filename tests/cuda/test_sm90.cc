@@ -218,11 +218,13 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 
 // The forward in clusters of two with K/V multicast (FLASHATTN_SM90_CLUSTER=require: the call
 // fails where it cannot take that kernel) against the kernel of one CTA (=0), stream-K off in both
-// (its pieces round differently): the same bytes of O and the LSE, and within the tolerance rule of
+// (its pieces round differently), with tile tickets (the default) and static rounds
+// (FLASHATTN_SM90_DYNAMIC=0): the same bytes of O and the LSE, and within the tolerance rule of
 // the reference. Head_dim 128 and 120 (padded), fp16 and bf16, the 128- and 176-key blocks, keys
 // that end inside a block (the half boxes past the extent read zeros), GQA, one cluster walking
 // every tile (FLASHATTN_SM90_PERSISTENT=2: the ring's phases over many tiles, an odd count
-// rounded to pairs) and the default grid. An ineligible call (causal) fails with =require.
+// rounded to pairs; the tickets' handoff between the pair every tile), two and three clusters
+// taking tickets (4, 6) and the default grid. An ineligible call (causal) fails with =require.
 TEST(Sm90, ClusterSameBytes) {
   REQUIRE_SM90();
   struct Shape {
@@ -236,6 +238,8 @@ TEST(Sm90, ClusterSameBytes) {
       {DType::Float16, 128, 256, 1000, 2, 2, 3, "default", "3"},
       {DType::BFloat16, 120, 768, 700, 3, 1, 1, "alt", nullptr},
       {DType::Float16, 128, 1024, 1100, 2, 1, 1, "alt", "2"},
+      {DType::BFloat16, 128, 768, 300, 5, 1, 2, "default", "4"},
+      {DType::Float16, 128, 1280, 640, 3, 3, 1, "alt", "6"},
   };
   int ran = 0;
   for (const Shape& sh : shapes) {
@@ -250,21 +254,26 @@ TEST(Sm90, ClusterSameBytes) {
     s.backend = Backend::Cuda;
     s.seed = uint64_t(6000 + sh.sq + sh.sk);
     if (!tier_in_build(s, false)) continue;
-    SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default"));
-    with_env("FLASHATTN_SM90_STREAMK", "0", [&] {
-      with_env("FLASHATTN_SM90_PERSISTENT", sh.persistent, [&] {
-        with_env("FLASHATTN_SM90_BLOCKN", sh.blockn, [&] {
-          Case c(s);
-          GpuCase g(c);
-          with_env("FLASHATTN_SM90_CLUSTER", "0", [&] { g.run_forward(); });
-          const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-          with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
-          EXPECT_TRUE(c.out.bytes == out) << "out differs";
-          EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
-          check_forward_results(c, 1e-4);
+    for (const char* dynamic : {"1", "0"}) {
+      SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default") +
+                   " dynamic " + dynamic);
+      with_env("FLASHATTN_SM90_STREAMK", "0", [&] {
+        with_env("FLASHATTN_SM90_DYNAMIC", dynamic, [&] {
+          with_env("FLASHATTN_SM90_PERSISTENT", sh.persistent, [&] {
+            with_env("FLASHATTN_SM90_BLOCKN", sh.blockn, [&] {
+              Case c(s);
+              GpuCase g(c);
+              with_env("FLASHATTN_SM90_CLUSTER", "0", [&] { g.run_forward(); });
+              const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+              with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
+              EXPECT_TRUE(c.out.bytes == out) << "out differs";
+              EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
+              check_forward_results(c, 1e-4);
+            });
+          });
         });
       });
-    });
+    }
     ++ran;
   }
   if (ran == 0) GTEST_SKIP() << "tier 128 not in this build";
@@ -277,6 +286,54 @@ TEST(Sm90, ClusterSameBytes) {
   Case c(causal);
   GpuCase g(c);
   with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { EXPECT_THROW(g.run_forward(), std::runtime_error); });
+}
+
+// The cluster's stream-K tail (FLASHATTN_SM90_STREAMK=1): the last rounds' pairs split into
+// pieces of key blocks between clusters, each rank merging its tile's partial from the same rank
+// of the next cluster, after whole pairs by ticket (the default) or static rounds. Grids of two,
+// three and four clusters over 9, 10 and 15 pairs (a tail in every case), against the reference
+// within the tolerance rule (the pieces round unlike whole tiles).
+TEST(Sm90, ClusterStreamK) {
+  REQUIRE_SM90();
+  struct Shape {
+    DType dt;
+    int sq, sk, heads, batch;
+    const char* blockn;
+    const char* persistent;
+  };
+  const Shape shapes[] = {
+      {DType::BFloat16, 768, 1000, 3, 1, "default", "4"},
+      {DType::Float16, 512, 777, 5, 1, "alt", "6"},
+      {DType::BFloat16, 1280, 1500, 3, 1, "default", "8"},
+  };
+  for (const Shape& sh : shapes) {
+    Spec s;
+    s.dtype = sh.dt;
+    s.head_dim = 128;
+    s.seqlen_q = sh.sq;
+    s.seqlen_k = sh.sk;
+    s.heads = sh.heads;
+    s.heads_kv = 1;
+    s.batch = sh.batch;
+    s.backend = Backend::Cuda;
+    s.seed = uint64_t(6100 + sh.sq + sh.sk);
+    if (!tier_in_build(s, false)) GTEST_SKIP() << "tier 128 not in this build";
+    for (const char* dynamic : {"1", "0"}) {
+      SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + sh.persistent + " dynamic " + dynamic);
+      with_env("FLASHATTN_SM90_STREAMK", "1", [&] {
+        with_env("FLASHATTN_SM90_DYNAMIC", dynamic, [&] {
+          with_env("FLASHATTN_SM90_PERSISTENT", sh.persistent, [&] {
+            with_env("FLASHATTN_SM90_BLOCKN", sh.blockn, [&] {
+              Case c(s);
+              GpuCase g(c);
+              with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
+              check_forward_results(c, 1e-4);
+            });
+          });
+        });
+      });
+    }
+  }
 }
 
 // O's rows out of registers by 16-byte stores (a quad transpose; the default where O does not go

@@ -357,7 +357,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   __shared__ TileInfo90 infos[C::kTileInfos];
   // The tile tickets' handoff (FwdParams90::tile_tickets; config.h counts its 32 bytes): producer
   // thread 32 takes ticket k from global memory on the producer's (thread 0's) request k and puts
-  // it in the slot (in thread 0 the atomic spilled the 24-register producer).
+  // it in the slot (in thread 0 the atomic spilled the 24-register producer). kCluster: a ticket
+  // is a pair's, taken by rank 0's thread 32 on both producers' requests (rank 1's a remote
+  // arrival) and put in both CTAs' slots.
   __shared__ uint64_t ticket_bar[2];  // full, request
   __shared__ int ticket_slot;
 
@@ -375,7 +377,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       mbar_init(v_empty + s, C::kConsumers * (kCluster ? 2 : 1));
     }
     mbar_init(ticket_bar, 1);
-    mbar_init(ticket_bar + 1, 1);
+    mbar_init(ticket_bar + 1, kCluster ? 2 : 1);
     fence_barrier_init();
   }
   // kCluster: the peer's barriers are initialized before any load or arrival reaches them.
@@ -393,10 +395,23 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #ifndef FLASHATTN_SM90_NO_REGREALLOC  // diagnostic switch: build without register reallocation
     regs_dealloc<C::kProducerRegs>();
 #endif
-    // Whole tiles by ticket: those of the rounds before a stream-K tail, [0, dp_rounds * grid)
-    // (past the last tile where there is no tail: the producer skips those). Ints: the launcher
+    // The schedule's units: tiles on CTAs, or kCluster pairs of tiles (2 q, 2 q + 1: one head's
+    // query blocks in a row, an even number of them, launch.cu) on clusters, rank r taking tile
+    // 2 q + r of each pair, so that both CTAs walk the same key blocks (the tickets, the static
+    // rounds and the stream-K tail's pieces below are all the pairs' on kCluster).
+    auto units = [] { return kCluster ? int(cluster_count_x()) : int(gridDim.x); };
+    // This CTA's unit in the first round (blockIdx.x through a volatile read: what derives from it
+    // is not held in registers across the tile loop; session 27's spills).
+    auto unit = [] { return kCluster ? cluster_id_x() : ctaid_x(); };
+    // Whole units by ticket: those of the rounds before a stream-K tail, [0, dp_rounds * units)
+    // (past the last unit where there is no tail: the producer skips those). Ints: the launcher
     // takes tickets below 2^30 tiles only (launch.cu).
-    const auto ticket_end = [&] { return P.sk.plan.dp_rounds * int(gridDim.x); };
+    const auto ticket_end = [&] { return P.sk.plan.dp_rounds * units(); };
+    // This producer's request for its next ticket (kCluster: at rank 0's server).
+    auto request_ticket = [&] {
+      if constexpr (kCluster) mbar_arrive_cluster(ticket_bar + 1, 0);
+      else mbar_arrive(ticket_bar + 1);
+    };
     if (__shfl_sync(~0u, int(threadIdx.x) / 32, 0) == 1) {
       // The tickets' server, lane 0 of warp 1 (a warp-uniform branch: as a branch on thread 32
       // beside thread 0's, ptxas spilled the 24-register producer): ticket k into the slot (full's
@@ -409,7 +424,9 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // ticket (in practice long set: they ask a tile after their start, and CTA 0 is dispatched
       // first).
       // No whole rounds before a stream-K tail (ticket_end() 0): no CTA asks for a ticket.
-      if (threadIdx.x == 32 && P.tile_tickets != nullptr && ticket_end() > 0) {
+      // kCluster: rank 0 serves, on both producers' requests (so rank 1 has read the previous
+      // ticket), into both slots.
+      if (threadIdx.x == 32 && P.tile_tickets != nullptr && ticket_end() > 0 && (!kCluster || cluster_rank() == 0)) {
         int* count = reinterpret_cast<int*>(P.tile_tickets + 1);
         if (ctaid_x() == 0) {
           *count = 0;
@@ -418,9 +435,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         while (ld_acquire_gpu(P.tile_tickets) != P.tile_epoch) __nanosleep(256);
         for (int k = 0;; ++k) {
           mbar_wait_idle(ticket_bar + 1, uint32_t(k) & 1);
-          const int t = int(gridDim.x) + atomicAdd(count, 1);
+          const int t = units() + atomicAdd(count, 1);
           ticket_slot = t;
           mbar_arrive(ticket_bar);
+          if constexpr (kCluster) st_arrive_cluster(&ticket_slot, t, ticket_bar, 1);
           if (t >= ticket_end()) break;
         }
       }
@@ -472,33 +490,25 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
         cur.row_begin_q = seq.row_begin_q;
         return true;
       };
-      // The next work item at cursor *c into cur: whole tiles while *c is below
+      // The next work item at cursor *c into cur: whole units while *c is below
       // P.sk.plan.dp_rounds (the launcher's rounds; the round), then, with a stream-K tail, this
-      // CTA's pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only,
+      // unit's pieces of it (*c - dp_rounds: steps into its range; a piece's key-block steps only,
       // as n_hi and n_count); false when none is left.
-      // With tile_tickets the whole tiles [0, ticket_end()) come first by tickets (the CTA's
-      // first: blockIdx.x), then *c jumps to dp_rounds: the tail's pieces, or the end.
+      // With tile_tickets the whole units [0, ticket_end()) come first by tickets (the first:
+      // blockIdx.x, kCluster the cluster's), then *c jumps to dp_rounds: the tail's pieces, or the end.
       bool by_ticket = P.tile_tickets != nullptr;
       // Ticket *c - 1 is asked for by the walk (at q_at below); next_item asks again for each
-      // tile it skips (past its sequence).
+      // tile it skips (past its sequence; kCluster never: the launcher's pairs are all whole).
       auto next_item = [&](int* c) {
         for (bool retry = false;; retry = true) {
           StreamKPiece pc;
-          if constexpr (kCluster) {
-            // The pair of tiles (2 q, 2 q + 1) in rounds of the clusters (q = cluster + *c
-            // clusters): rank r takes tile 2 q + r, the peer the other (config.h TileMap90 mode 0:
-            // one head's query blocks in a row, an even number of them: launch.cu), so both
-            // walk the same key blocks.
-            pc.tile = 2 * (int(cluster_id_x()) + *c * int(cluster_count_x())) + int(cluster_rank());
-            pc.role = StreamKPiece::kWhole;
-            ++*c;
-            if (pc.tile >= num_tiles) return false;
-          } else if (by_ticket) {
+          if (by_ticket) {
             if (*c == 0) {
-              pc.tile = ctaid_x();
+              pc.tile = unit();
             } else {  // ticket *c - 1 from thread 32's slot
-              if (retry) mbar_arrive(ticket_bar + 1);
-              mbar_wait_idle(ticket_bar, uint32_t(*c - 1) & 1);
+              if (retry) request_ticket();
+              if constexpr (kCluster) mbar_wait_idle_cluster(ticket_bar, uint32_t(*c - 1) & 1);
+              else mbar_wait_idle(ticket_bar, uint32_t(*c - 1) & 1);
               pc.tile = ticket_slot;
             }
             pc.role = StreamKPiece::kWhole;
@@ -508,11 +518,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
               *c = P.sk.plan.dp_rounds;
               continue;
             }
-          } else if (!P.sk.plan.item(int(ctaid_x()), int(gridDim.x), c, &pc)) {
-            // (blockIdx.x through a volatile read: what derives from it is not held in registers
-            // across the tile loop; session 27's spills.)
+          } else if (!P.sk.plan.item(int(unit()), units(), c, &pc)) {
             return false;
           }
+          if constexpr (kCluster) pc.tile = 2 * pc.tile + int(cluster_rank());
           if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
           cur.role = pc.role;
           if (pc.role != StreamKPiece::kWhole) {
@@ -620,16 +629,19 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           if (i == 0) FA_TRACE(0, tile_no, 2);
           if (i == c_count - 1) FA_TRACE(0, tile_no, 3);
           if (i == q_at) {
-            if (P.tile_tickets != nullptr)
-              mbar_arrive(ticket_bar + 1);  // (tickets: the next one asked for)
-            else
+            if (P.tile_tickets != nullptr) {
+              // (tickets: the next one asked for; kCluster only while the server serves, so that
+              // no arrival reaches rank 0 after it returned)
+              if (!kCluster || by_ticket) request_ticket();
+            } else {
               publish(next);
+            }
           }
         }
         // (The mode, not q_at: with one Q buffer q_at is -1 for an item without key blocks, the
         // walk's empty first one included, whose next item is already taken.)
         if (P.tile_tickets != nullptr) {
-          if (c_count <= kTicketLead && cursor > 0) mbar_arrive(ticket_bar + 1);
+          if (c_count <= kTicketLead && cursor > 0 && (!kCluster || by_ticket)) request_ticket();
           next = next_item(&cursor);
         }
         if (P.tile_tickets != nullptr || c_count == 0) publish(next);
@@ -1057,18 +1069,20 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     if (tid == 0) st_release_gpu(flag_of(blockIdx.x), P.sk.epoch);
   };
   // kMerge: the rest of the tile's keys from slot blockIdx.x + 1 (CTA blockIdx.x + 1's kPartial
-  // piece) merged into this thread's O, row maxima and sums, as the online softmax merges a block.
+  // piece; kCluster: blockIdx.x + 2, the same rank of the next cluster, whose pair's piece it
+  // was) merged into this thread's O, row maxima and sums, as the online softmax merges a block.
+  constexpr int kNextUnit = kCluster ? 2 : 1;
   auto merge_partial = [&] {
     if (tid == 0) {
       // Bounded: a flag that never comes (a bug) traps instead of hanging.
       const long long t0 = clock64();
-      while (ld_acquire_gpu(flag_of(blockIdx.x + 1)) != P.sk.epoch) {
+      while (ld_acquire_gpu(flag_of(blockIdx.x + kNextUnit)) != P.sk.epoch) {
         if (clock64() - t0 > (1ll << 36)) __trap();
         __nanosleep(64);
       }
     }
     named_bar_sync(1 + C::kConsumers + cw, 128);
-    const float4* src = part_of(blockIdx.x + 1);
+    const float4* src = part_of(blockIdx.x + kNextUnit);
     const float4 st = __ldcg(src + (kPartF4 - 1) * 128);
     const float m_other[2] = {st.x, st.y}, l_other[2] = {st.z, st.w};
     float a_mine[2], a_other[2];

@@ -296,9 +296,11 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   std::unique_ptr<Workspace> split_ws;
   const bool sk_force = sm90::env_choice("FLASHATTN_SM90_STREAMK", false);
   const bool sk_off = !sm90::env_choice("FLASHATTN_SM90_STREAMK", true);
-  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off && !P.cluster) {
+  if (P.persistent && !p.causal && !p.varlen && P.p.window_left < 0 && P.p.window_right < 0 && !sk_off) {
     const int nk = int((p.max_seqlen_k + block_n - 1) / block_n);
-    P.sk.plan = sm90::StreamK(tiles, grid, nk);
+    // (A cluster's units are pairs of tiles on clusters, launch.h launch_fwd90_cluster; its slots
+    // a CTA's all the same.)
+    P.sk.plan = P.cluster ? sm90::StreamK(tiles / 2, grid / 2, nk) : sm90::StreamK(tiles, grid, nk);
     if (!sk_force && (P.sk.plan.saving() < 0.02 || kernel.head_dim > 128)) P.sk.plan = sm90::StreamK();
     // A slot per CTA: each consumer warpgroup's 128 threads x (head_dim_v tier / 8 + 1) float4s, and a flag.
     const std::size_t slot_bytes = std::size_t(block_m / 64) * 128 * (kernel.head_dim_v / 8 + 1) * 16;
@@ -317,7 +319,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (Session 50: tickets taken a tile ahead lost 3-4% at causal 1k-2k.)
   // FLASHATTN_SM90_DYNAMIC=1 / =0 forces either.
   std::unique_ptr<Workspace> ticket_ws;
-  if (P.persistent && !P.cluster && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", true)) {
+  if (P.persistent && sm90::env_choice("FLASHATTN_SM90_DYNAMIC", true)) {
     if (grid < tiles && tiles < (int64_t(1) << 30)) {
       ticket_ws = std::make_unique<Workspace>(context, 16);
       P.tile_tickets = reinterpret_cast<unsigned long long*>(ticket_ws->data());

@@ -12,11 +12,13 @@
 
 namespace flashattn::cuda::sm90 {
 
-// The plain kernel in clusters of two (fwd_kernel.h kCluster) on at most `blocks` CTAs: as many
-// pairs as fit at once (cudaOccupancyMaxActiveClusters, once a device: the static rounds assume
-// every cluster is resident).
+// The plain kernel in clusters of two (fwd_kernel.h kCluster) on at most `blocks` CTAs (`tiles`
+// tiles): as many pairs as fit at once (cudaOccupancyMaxActiveClusters, once a device: a persistent
+// grid assumes every cluster is resident). Its schedule's units are pairs of tiles on clusters:
+// the launcher's stream-K tail (planned for blocks / 2 clusters, its workspace a slot per CTA of
+// `blocks`) is planned again where fewer fit, and the whole rounds counted in pairs.
 template <typename T, typename C>
-void launch_fwd90_cluster(const FwdParams90& P, int64_t blocks, cudaStream_t stream) {
+void launch_fwd90_cluster(FwdParams90 P, int64_t tiles, int64_t blocks, cudaStream_t stream) {
   auto kernel = fwd_kernel<T, C, false, false, false, false, false, true>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
         "cudaFuncSetAttribute(sm90 fwd_kernel, cluster)");
@@ -42,7 +44,9 @@ void launch_fwd90_cluster(const FwdParams90& P, int64_t blocks, cudaStream_t str
     if (clusters < 1) throw CudaError("flashattn: internal error: no cluster of two sm90 forward CTAs fits an SM pair");
     if (dev < kMaxDevices) fit[dev].store(clusters);
   }
-  cfg.gridDim = dim3(unsigned(std::min<int64_t>(blocks, 2 * int64_t(clusters))));
+  const int64_t used = std::min<int64_t>(blocks / 2, clusters), pairs = tiles / 2;
+  P.sk.plan = StreamK(pairs, used, P.sk.plan.width > 0 ? P.sk.plan.nk : 0);
+  cfg.gridDim = dim3(unsigned(2 * used));
   check(cudaLaunchKernelEx(&cfg, kernel, P), "launch sm90 fwd_kernel (cluster)");
 }
 
@@ -74,9 +78,9 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   if constexpr (!kExtras && !kDrop && !kCap && !kAlibi && fwd90_has_cluster_kernel<C>()) {
     if (P.cluster) {
-      if (blocks % 2 != 0 || tiles % 2 != 0 || P.sk.plan.width > 0 || P.tile_tickets != nullptr || fwd90_switched(P))
-        throw CudaError("flashattn: internal error: sm90 forward cluster on an odd grid, with stream-K, tickets or switches");
-      launch_fwd90_cluster<T, C>(P, blocks, stream);
+      if (blocks % 2 != 0 || tiles % 2 != 0 || fwd90_switched(P))
+        throw CudaError("flashattn: internal error: sm90 forward cluster on an odd grid or with switches");
+      launch_fwd90_cluster<T, C>(P, tiles, blocks, stream);
       return;
     }
   }

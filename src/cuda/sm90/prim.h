@@ -177,6 +177,35 @@ __device__ __forceinline__ void mbar_arrive_cluster(uint64_t* bar, uint32_t cta)
       "r"(cta)
       : "memory");
 }
+// `v` into the int at `p`'s offset in the shared memory of cluster rank `cta`, then one arrival on
+// the barrier at `bar`'s offset there, released at cluster scope: a waiter there with
+// mbar_wait_idle_cluster reads `v` after its wait (the forward's tile tickets in a cluster).
+__device__ __forceinline__ void st_arrive_cluster(int* p, int v, uint64_t* bar, uint32_t cta) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 rp, rb;\n"
+      "mapa.shared::cluster.u32 rp, %0, %2;\n"
+      "mapa.shared::cluster.u32 rb, %1, %2;\n"
+      "st.shared::cluster.u32 [rp], %3;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [rb];\n"
+      "}\n" ::"r"(smem_addr(p)),
+      "r"(smem_addr(bar)), "r"(cta), "r"(v)
+      : "memory");
+}
+// mbar_wait_idle with acquire at cluster scope: what a peer CTA wrote before its release arrival
+// (st_arrive_cluster) is visible after the wait.
+__device__ __forceinline__ void mbar_wait_idle_cluster(uint64_t* bar, uint32_t phase) {
+  constexpr uint32_t kSuspendNs = 1000000;
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1, %2;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase), "r"(kSuspendNs)
+      : "memory");
+}
 
 // ---- named barriers (PTX 9.7.13.1, bar.sync / bar.arrive) --------------------------------------
 // `threads` (a multiple of 32) arrive in all; sync waits for the rest, arrive does not.

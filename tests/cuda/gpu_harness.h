@@ -43,6 +43,36 @@ void with_env(const char* name, const char* value, F&& f) {
   else unsetenv(name);
 }
 
+// The environment variables named set to their values (nullptr: unset) for the object's life,
+// restored after (with_env for several at once, without nesting).
+class ScopedEnv {
+ public:
+  ScopedEnv(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    for (auto [name, value] : vars) {
+      const char* old = std::getenv(name);
+      saved_.push_back({name, old != nullptr, old != nullptr ? old : ""});
+      if (value != nullptr) setenv(name, value, 1);
+      else unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      if (it->had) setenv(it->name.c_str(), it->value.c_str(), 1);
+      else unsetenv(it->name.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  struct Saved {
+    std::string name;
+    bool had;
+    std::string value;
+  };
+  std::vector<Saved> saved_;
+};
+
 // True on an sm_90 device (H100/H200) with the sm90 path not turned off; else why not.
 inline bool sm90_device(std::string* why) {
   if (!gpu_present()) {

@@ -271,10 +271,12 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
           "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128, no score "
           "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
           "the switches' defaults and a persistent grid)");
-    P.cluster = want && ok ? 1 : 0;
+    // Each CTA's half of a block: its rows (1) or its 64-column panels (2, FLASHATTN_SM90_CLUSTER_SPLIT=panels).
+    const char* split = std::getenv("FLASHATTN_SM90_CLUSTER_SPLIT");
+    P.cluster = want && ok ? (split != nullptr && split[0] == 'p' ? 2 : 1) : 0;
     if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)
   }
-  const int box_kv = P.cluster ? block_n / 2 : block_n;
+  const int box_kv = P.cluster == 1 ? block_n / 2 : block_n;
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, box_kv);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, box_kv);

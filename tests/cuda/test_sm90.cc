@@ -221,7 +221,7 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 // (its pieces round differently), with tile tickets (the default) and static rounds
 // (FLASHATTN_SM90_DYNAMIC=0), each CTA loading half of each K/V block's rows or of its panels
 // (FLASHATTN_SM90_CLUSTER_SPLIT): the same bytes of O and the LSE, and within the tolerance rule of
-// the reference. Head_dim 128 and 120 (padded), fp16 and bf16, the 128- and 176-key blocks, keys
+// the reference. Head_dim 128, 120, 256 and 200 (padded), fp16 and bf16, the tiers' two key blocks, keys
 // that end inside a block (the half boxes past the extent read zeros), GQA, one cluster walking
 // every tile (FLASHATTN_SM90_PERSISTENT=2: the ring's phases over many tiles, an odd count
 // rounded to pairs; the tickets' handoff between the pair every tile), two and three clusters
@@ -241,6 +241,8 @@ TEST(Sm90, ClusterSameBytes) {
       {DType::Float16, 128, 1024, 1100, 2, 1, 1, "alt", "2"},
       {DType::BFloat16, 128, 768, 300, 5, 1, 2, "default", "4"},
       {DType::Float16, 128, 1280, 640, 3, 3, 1, "alt", "6"},
+      {DType::BFloat16, 256, 512, 517, 4, 2, 2, "default", nullptr},
+      {DType::Float16, 200, 768, 300, 5, 1, 2, "alt", "4"},
   };
   int ran = 0;
   for (const Shape& sh : shapes) {
@@ -276,7 +278,7 @@ TEST(Sm90, ClusterSameBytes) {
     }
     ++ran;
   }
-  if (ran == 0) GTEST_SKIP() << "tier 128 not in this build";
+  if (ran == 0) GTEST_SKIP() << "tiers 128 and 256 not in this build";
   Spec causal;
   causal.dtype = DType::BFloat16;
   causal.head_dim = 128;

@@ -5,7 +5,7 @@
 # sanitizer, then A/B: the default (cluster over 512 and up to 2k keys), the cluster wherever it
 # applies (cl1; cl1p with halves by panels) and never (off), 3 rounds.
 set -u
-SH="128,1024,0;128,2048,0;128,4096,0;128,8192,0;128,16384,0;128,2048,0,2048,1,2;128,8192,0,8192,1,2"
+SH="128,1024,0;128,2048,0;128,4096,0;128,8192,0;128,16384,0;128,2048,0,2048,1,2;256,2048,0;256,8192,0"
 BINS=build-carry/bins.tar.xz TESTS="Sm90.*:*Sm90Grid*:CudaVarlen*:CudaShapes*" SAN=1 AB=1 ROUNDS=3 \
   SHAPES="$SH" VARIANTS="cl1:FLASHATTN_SM90_CLUSTER=1;cl1p:FLASHATTN_SM90_CLUSTER=1,FLASHATTN_SM90_CLUSTER_SPLIT=panels;off:FLASHATTN_SM90_CLUSTER=0" BUDGET=500 bash bench/gpu/device_call.sh
 tail -40 /tmp/r/log.txt

@@ -262,11 +262,11 @@ inline bool fwd90_takes_alibi(const FwdParams90& P, int head_dim_tier, int block
 }
 
 // The plain kernel in a cluster of two with K/V multicast (kCluster, FwdParams90::cluster): head_dim
-// 128 on two consumers (both key blocks; the 176-key one's half of 88 rows keeps the panels'
-// 1024-byte swizzle alignment).
+// 128 and 256 on two consumers (every key block: a half of 88, 64, 40 or 32 rows keeps the panels'
+// 1024-byte swizzle alignment, eight 128-byte rows).
 template <typename C>
 FA_HD constexpr bool fwd90_has_cluster_kernel() {
-  return C::kD == 128 && C::kDv == 128 && C::kConsumers == 2 && (C::kBlockN / 2) % 8 == 0;
+  return (C::kD == 128 || C::kD == 256) && C::kDv == C::kD && C::kConsumers == 2 && (C::kBlockN / 2) % 8 == 0;
 }
 
 template <typename T, typename C, bool kExtras, bool kDrop = false, bool kSwitches = false, bool kCap = false,

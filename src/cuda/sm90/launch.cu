@@ -261,14 +261,16 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // wherever it applies, =require fails where it does not (tests), =0 never.
   {
     const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
-    const bool want =
-        cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : p.max_seqlen_k > 512 && p.max_seqlen_k <= 2048;
-    const bool ok = kernel.head_dim == 128 && kernel.head_dim_v == 128 && plain && block_m == 128 && P.pack == 1 &&
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r'
+                                    : kernel.head_dim == 128 && p.max_seqlen_k > 512 && p.max_seqlen_k <= 2048;
+    const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
+                    plain && block_m == 128 && P.pack == 1 &&
                     !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
                     !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;
     if (want && !ok && cl != nullptr && cl[0] == 'r')
       throw CudaError(
-          "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128, no score "
+          "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128 or 256 "
+          "tiers with head_dim_v the same, no score "
           "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
           "the switches' defaults and a persistent grid)");
     // Each CTA's half of a block: its rows (1) or its 64-column panels (2, FLASHATTN_SM90_CLUSTER_SPLIT=panels).

@@ -48,22 +48,22 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t phase) {
 }
 
 // The same for a warp with nothing else to do (the producer's and the dQ writer's waits): each
-// try_wait may suspend the thread for up to kSuspendNs until the phase completes, instead of the
+// try_wait may suspend the thread for up to 1 ms until the phase completes, instead of the
 // system's short default, so that it does not spin. (Spinning producer warps issued about a
 // third of the sm90 backward's instructions, on the schedulers the consumers' warps share:
 // session 6's Nsight Compute source counters.)
-__device__ __forceinline__ void mbar_wait_idle(uint64_t* bar, uint32_t phase) {
-  constexpr uint32_t kSuspendNs = 1000000;
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(phase), "r"(kSuspendNs)
-      : "memory");
-}
+// (SEM: the try_wait's semantics and scope, "" for the default, acquire at CTA scope.)
+#define FA_MBAR_WAIT_IDLE(SEM, bar, phase)                                             \
+  asm volatile(                                                                        \
+      "{\n"                                                                            \
+      ".reg .pred done;\n"                                                             \
+      "WAIT_%=:\n"                                                                     \
+      "mbarrier.try_wait.parity" SEM ".shared::cta.b64 done, [%0], %1, %2;\n"          \
+      "@!done bra WAIT_%=;\n"                                                          \
+      "}\n" ::"r"(smem_addr(bar)),                                                     \
+      "r"(phase), "r"(1000000u)                                                        \
+      : "memory")
+__device__ __forceinline__ void mbar_wait_idle(uint64_t* bar, uint32_t phase) { FA_MBAR_WAIT_IDLE("", bar, phase); }
 
 // The 1024-byte aligned start of the dynamic shared memory (TMA's 128-byte swizzle and the wgmma
 // descriptors need 1024-byte aligned panels), by pointer arithmetic on the __shared__ array so
@@ -195,16 +195,7 @@ __device__ __forceinline__ void st_arrive_cluster(int* p, int v, uint64_t* bar, 
 // mbar_wait_idle with acquire at cluster scope: what a peer CTA wrote before its release arrival
 // (st_arrive_cluster) is visible after the wait.
 __device__ __forceinline__ void mbar_wait_idle_cluster(uint64_t* bar, uint32_t phase) {
-  constexpr uint32_t kSuspendNs = 1000000;
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1, %2;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(phase), "r"(kSuspendNs)
-      : "memory");
+  FA_MBAR_WAIT_IDLE(".acquire.cluster", bar, phase);
 }
 
 // ---- named barriers (PTX 9.7.13.1, bar.sync / bar.arrive) --------------------------------------

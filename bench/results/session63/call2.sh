@@ -9,7 +9,7 @@
 set -u
 SH="128,2048,0;128,4096,0;128,8192,0;128,16384,0;256,8192,0"
 BINS=build-carry/bins.tar.xz TESTS="Sm90.Cluster*" CTEST_TIMEOUT=120 AB=1 ROUNDS=2 SHAPES="$SH" \
-  VARIANTS="cl1:FLASHATTN_SM90_CLUSTER=1;cl1p:FLASHATTN_SM90_CLUSTER=1,FLASHATTN_SM90_CLUSTER_SPLIT=panels;off:FLASHATTN_SM90_CLUSTER=0" \
+  VARIANTS="cl1:FLASHATTN_SM90_CLUSTER=1;off:FLASHATTN_SM90_CLUSTER=0" \
   BUDGET=330 bash bench/gpu/device_call.sh
 echo "===== memcheck" | tee -a /tmp/r/log.txt
 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 3 /tmp/bins/flashattn_cuda_sanitize >/tmp/r/san_memcheck.txt 2>&1

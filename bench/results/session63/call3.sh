@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Session 63 call 3 (plan items 3 and 4): what the backward's Q / dO bytes from L2 cost (the
+# measurement builds of bench/results/session62/call-for-session63.sh: qdo0 skips half of the Q /
+# dO loads, qdo2 loads them twice; wrong results by design), then the same-run table with FA2 and
+# cuDNN (tiers 64, 128, 256). Carry build-carry (bins-qdo.tar.xz: flashattn_gpu_bench of tiers
+# 64;128;256 and the two measurement builds); run as COMMIT=<hash> bash bench/results/session63/call3.sh.
+set -u
+SH="128,2048,0;128,4096,0;128,8192,0;128,16384,0;128,8192,1"
+V="qdo2:BENCH=/tmp/bins/flashattn_gpu_bench_qdo2;qdo0:BENCH=/tmp/bins/flashattn_gpu_bench_qdo0"
+BINS=build-carry/bins-qdo.tar.xz TESTS= AB=1 PASS=bwd ROUNDS=3 SHAPES="$SH" VARIANTS="$V" TABLE=1 ROUNDS_TABLE=2 \
+  TABLE_ARGS="--hdims 64,128,256" BUDGET=540 bash bench/gpu/device_call.sh
+tail -45 /tmp/r/log.txt

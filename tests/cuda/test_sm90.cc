@@ -219,9 +219,8 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 // The forward in clusters of two with K/V multicast (FLASHATTN_SM90_CLUSTER=require: the call
 // fails where it cannot take that kernel) against the kernel of one CTA (=0), stream-K off in both
 // (its pieces round differently), with tile tickets (the default) and static rounds
-// (FLASHATTN_SM90_DYNAMIC=0), each CTA loading half of each K/V block's rows or of its panels
-// (FLASHATTN_SM90_CLUSTER_SPLIT): the same bytes of O and the LSE, and within the tolerance rule of
-// the reference. Head_dim 128, 120, 256 and 200 (padded), fp16 and bf16, the tiers' two key blocks, keys
+// (FLASHATTN_SM90_DYNAMIC=0: the default's below 1024 keys), each CTA loading half of each K/V
+// block's rows: the same bytes of O and the LSE, and within the tolerance rule of the reference. Head_dim 128, 120, 256 and 200 (padded), fp16 and bf16, the tiers' two key blocks, keys
 // that end inside a block (the half boxes past the extent read zeros), GQA, one cluster walking
 // every tile (FLASHATTN_SM90_PERSISTENT=2: the ring's phases over many tiles, an odd count
 // rounded to pairs; the tickets' handoff between the pair every tile), two and three clusters
@@ -258,23 +257,20 @@ TEST(Sm90, ClusterSameBytes) {
     s.seed = uint64_t(6000 + sh.sq + sh.sk);
     if (!tier_in_build(s, false)) continue;
     for (const char* dynamic : {"1", "0"}) {
-      for (const char* split : {"rows", "panels"}) {
-        SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default") +
-                     " dynamic " + dynamic + " split " + split);
-        ScopedEnv env({{"FLASHATTN_SM90_STREAMK", "0"},
-                       {"FLASHATTN_SM90_DYNAMIC", dynamic},
-                       {"FLASHATTN_SM90_PERSISTENT", sh.persistent},
-                       {"FLASHATTN_SM90_BLOCKN", sh.blockn},
-                       {"FLASHATTN_SM90_CLUSTER_SPLIT", split}});
-        Case c(s);
-        GpuCase g(c);
-        with_env("FLASHATTN_SM90_CLUSTER", "0", [&] { g.run_forward(); });
-        const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
-        with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
-        EXPECT_TRUE(c.out.bytes == out) << "out differs";
-        EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
-        check_forward_results(c, 1e-4);
-      }
+      SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default") +
+                   " dynamic " + dynamic);
+      ScopedEnv env({{"FLASHATTN_SM90_STREAMK", "0"},
+                     {"FLASHATTN_SM90_DYNAMIC", dynamic},
+                     {"FLASHATTN_SM90_PERSISTENT", sh.persistent},
+                     {"FLASHATTN_SM90_BLOCKN", sh.blockn}});
+      Case c(s);
+      GpuCase g(c);
+      with_env("FLASHATTN_SM90_CLUSTER", "0", [&] { g.run_forward(); });
+      const std::vector<uint8_t> out = c.out.bytes, lse = c.lse.bytes;
+      with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
+      EXPECT_TRUE(c.out.bytes == out) << "out differs";
+      EXPECT_TRUE(c.lse.bytes == lse) << "lse differs";
+      check_forward_results(c, 1e-4);
     }
     ++ran;
   }
@@ -292,8 +288,7 @@ TEST(Sm90, ClusterSameBytes) {
 
 // The cluster's stream-K tail (FLASHATTN_SM90_STREAMK=1): the last rounds' pairs split into
 // pieces of key blocks between clusters, each rank merging its tile's partial from the same rank
-// of the next cluster, after whole pairs by ticket (the default; halves by rows) or static rounds
-// (halves by panels). Grids of two,
+// of the next cluster, after whole pairs by ticket (the default) or static rounds. Grids of two,
 // three and four clusters over 9, 10 and 15 pairs (a tail in every case), against the reference
 // within the tolerance rule (the pieces round unlike whole tiles).
 TEST(Sm90, ClusterStreamK) {
@@ -329,9 +324,7 @@ TEST(Sm90, ClusterStreamK) {
             with_env("FLASHATTN_SM90_BLOCKN", sh.blockn, [&] {
               Case c(s);
               GpuCase g(c);
-              with_env("FLASHATTN_SM90_CLUSTER_SPLIT", dynamic[0] == '1' ? "rows" : "panels", [&] {
-                with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
-              });
+              with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
               check_forward_results(c, 1e-4);
             });
           });

@@ -182,9 +182,8 @@ struct FwdParams90 {
   // A cluster of two CTAs on pairs of query blocks of one head, each CTA loading half of every K
   // and V block's rows into both CTAs' stage by TMA multicast (fwd_kernel kCluster): half the K/V
   // bytes an SM takes from L2 (bench/NOTES.md session 62: half of them measured +3.5-4.4%
-  // sustained at d128). The launcher decides (launch.cu: by default over 512 and up to 2048
-  // keys); 1: each CTA loads half of every block's rows (tma_k / tma_v then built with boxes of
-  // block_n / 2 rows), 2: half of its 64-column panels (FLASHATTN_SM90_CLUSTER_SPLIT).
+  // sustained at d128). The launcher decides (launch.cu: by default head_dim 128 over 512 keys);
+  // tma_k / tma_v are then built with boxes of block_n / 2 rows.
   int cluster = 0;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)
@@ -603,13 +602,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
 #endif
           // K's tile, then V's (the same steps on their own barriers): the wait for the stage's
           // previous phase, the skippers' arrivals, the expected bytes, the loads. kCluster: this
-          // CTA loads half of the block into both CTAs' stage, and its barrier counts the whole
-          // stage's bytes, the peer's half included: its rank's half of the rows (P.cluster 1;
-          // tma_k / tma_v boxes of kBlockN / 2 rows) or of the 64-column panels (2: panels
-          // 2 j + rank, whole boxes).
+          // CTA loads its rank's half of the block's rows (tma_k / tma_v boxes of kBlockN / 2 rows)
+          // into both CTAs' stage, and its barrier counts the whole stage's bytes, the peer's half
+          // included.
           constexpr int kHalf = kBlockN / 2;
           const int half = kCluster ? int(cluster_rank()) : 0;
-          const bool by_panels = kCluster && P.cluster == 2;
           auto load_block = [&](uint64_t* full, uint64_t* empty, const CUtensorMap* map, unsigned char* dst,
                                 auto panels, uint32_t bytes) {
             if (it >= kStages) mbar_wait_idle(empty + st, phase ^ 1);
@@ -619,16 +616,10 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
             for (int l = 0; l < kv_loads; ++l) {
 #pragma unroll
               for (int pn = 0; pn < decltype(panels)::value; ++pn) {
-                if constexpr (kCluster) {
-                  if (by_panels) {
-                    if (pn % 2 == half)
-                      tma_load_4d_multicast(dst + pn * C::kPanelKV, map, full + st, pn * 64, c_k_row0 + n * kBlockN,
-                                            c_hk, c_kb, 3);
-                  } else {
-                    tma_load_4d_multicast(dst + pn * C::kPanelKV + half * kHalf * 128, map, full + st, pn * 64,
-                                          c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
-                  }
-                } else
+                if constexpr (kCluster)
+                  tma_load_4d_multicast(dst + pn * C::kPanelKV + half * kHalf * 128, map, full + st, pn * 64,
+                                        c_k_row0 + n * kBlockN + half * kHalf, c_hk, c_kb, 3);
+                else
                   tma_load_4d(dst + pn * C::kPanelKV, map, full + st, pn * 64, c_k_row0 + n * kBlockN, c_hk, c_kb);
               }
             }

@@ -251,19 +251,21 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // half the K/V bytes from L2. Where every tile of a pair walks the same keys with every consumer
   // warpgroup live: head_dim 128's plain kernel on two consumers with the switches' defaults, no
   // causal mask, window, varlen or GQA packing, a persistent grid, and query blocks in pairs
-  // within a head (seqlen_q a multiple of 256). Static rounds of pairs (no stream-K tail, no
-  // tickets). By default over 512 and up to 2048 keys: session 62 (H100, 3 rounds, TFLOP/s
-  // cluster / one CTA, the default's tickets and stream-K tail / static rounds without multicast):
-  // 1k 613 / 597 / 608, 2k 677 / 667 / 664, 4k 703 / 703 / 689, 8k 725 / 727 / 712: multicast
-  // gives +1-2% over its static rounds, which the tickets and the tail give back from 4k on; call 5:
-  // 512 507 / 519 (a 4-block walk: the pair's lockstep costs more than the bytes), 1k 619 / 602, 2k
-  // 679 / 671, 2k at batch 2 635 / 616, 1k with GQA 4 626 / 614. FLASHATTN_SM90_CLUSTER=1 takes it
-  // wherever it applies, =require fails where it does not (tests), =0 never.
-  bool cluster_static = false;  // the default's clusters: static rounds (below)
+  // within a head (seqlen_q a multiple of 256). Its units are pairs of tiles on clusters, with the
+  // one-CTA kernel's schedule (tickets, a stream-K tail over pairs; launch.h). By default at head_dim
+  // 128 over 512 keys. Session 64 (H100, 2 rounds, TFLOP/s the pair schedule / the pairs' static
+  // rounds / one CTA): 1k 603 / 612 / 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 /
+  // 724, 16k 724 / 710 / 710; head_dim 256 8k 803 / - / 802 (not by default). So up to 1024 keys
+  // the pairs take static rounds (no tickets, no tail; session 62 call 5: 1k 619 / 602 against one
+  // CTA, 1k with GQA 4 626 / 614), and at 512 keys none (a 4-block walk: 507 / 519, the pair's
+  // lockstep costs more than the bytes). Each CTA loads half of each block's rows (session 63's
+  // halves by 64-column panels measured the same at head_dim 128 and 0.7% slower at 256, and were
+  // dropped). FLASHATTN_SM90_CLUSTER=1 takes it wherever it applies, =require fails where it does
+  // not (tests), =0 never.
+  bool cluster_static = false;  // static rounds of pairs (below)
   {
     const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r'
-                                    : kernel.head_dim == 128 && p.max_seqlen_k > 512 && p.max_seqlen_k <= 2048;
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : kernel.head_dim == 128 && p.max_seqlen_k > 512;
     const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
                     plain && block_m == 128 && P.pack == 1 &&
                     !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
@@ -274,16 +276,11 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
           "tiers with head_dim_v the same, no score "
           "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
           "the switches' defaults and a persistent grid)");
-    // Each CTA's half of a block: its rows (1) or its 64-column panels (2, FLASHATTN_SM90_CLUSTER_SPLIT=panels).
-    const char* split = std::getenv("FLASHATTN_SM90_CLUSTER_SPLIT");
-    P.cluster = want && ok ? (split != nullptr && split[0] == 'p' ? 2 : 1) : 0;
+    P.cluster = want && ok ? 1 : 0;
     if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)
-    // The pair schedule of session 63 (tickets, a stream-K tail over pairs; fwd_kernel.h) where
-    // the cluster is asked for (=1, =require: the tests); the default's clusters keep session 62's
-    // measured static rounds until that schedule has run on a GPU (bench/NOTES.md session 63).
-    cluster_static = P.cluster != 0 && cl == nullptr;
+    cluster_static = P.cluster != 0 && cl == nullptr && p.max_seqlen_k <= 1024;
   }
-  const int box_kv = P.cluster == 1 ? block_n / 2 : block_n;
+  const int box_kv = P.cluster ? block_n / 2 : block_n;
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);
   P.tma_k = sm90::make_tensor_map(P.p.k, p.dtype, p.head_dim, rows_k, p.num_heads_kv, batch, box_kv);
   P.tma_v = sm90::make_tensor_map(P.p.v, p.dtype, p.head_dim_v, rows_k, p.num_heads_kv, batch, box_kv);

@@ -248,11 +248,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   }
   // Clusters of two CTAs with K/V multicast (FwdParams90::cluster, fwd_kernel.h kCluster): each CTA
   // of a pair of query blocks of one head loads half of each K and V block for both, so an SM takes
-  // half the K/V bytes from L2. Where both tiles of a pair are whole and start their walks at the
-  // same key block: head_dim 128's plain kernel on two consumers with the switches' defaults, no
-  // window, varlen or GQA packing, a persistent grid, and query blocks in pairs within a head
-  // (seqlen_q a multiple of 256). Under a causal mask the pair walks the union of its tiles' key
-  // blocks, rank 0 skipping the extra ones (fwd_kernel.h; session 64, not by default yet). Its units are pairs of tiles on clusters, with the
+  // half the K/V bytes from L2. Where every tile of a pair walks the same keys with every consumer
+  // warpgroup live: head_dim 128's plain kernel on two consumers with the switches' defaults, no
+  // causal mask, window, varlen or GQA packing, a persistent grid, and query blocks in pairs
+  // within a head (seqlen_q a multiple of 256). Its units are pairs of tiles on clusters, with the
   // one-CTA kernel's schedule (tickets, a stream-K tail over pairs; launch.h). By default at head_dim
   // 128 over 512 keys. Session 64 (H100, 2 rounds, TFLOP/s the pair schedule / the pairs' static
   // rounds / one CTA): 1k 603 / 612 / 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 /
@@ -266,17 +265,16 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   bool cluster_static = false;  // static rounds of pairs (below)
   {
     const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r'
-                                    : kernel.head_dim == 128 && p.max_seqlen_k > 512 && !p.causal;
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : kernel.head_dim == 128 && p.max_seqlen_k > 512;
     const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
                     plain && block_m == 128 && P.pack == 1 &&
-                    P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
+                    !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
                     !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;
     if (want && !ok && cl != nullptr && cl[0] == 'r')
       throw CudaError(
           "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128 or 256 "
           "tiers with head_dim_v the same, no score "
-          "modifier, dropout, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
+          "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
           "the switches' defaults and a persistent grid)");
     P.cluster = want && ok ? 1 : 0;
     if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)

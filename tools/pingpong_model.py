@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
-[--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--self-arrive] [--stages S] [--seed N]
-[--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--self-arrive] [--cluster]
+[--cluster-producer-arrives] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -58,8 +58,27 @@ S_0 turn where the warpgroup waited on the ring's last S uses itself), --stages 
 not in the kernel yet: --self-arrive, every consumer warpgroup waits on and releases every use
 itself (idle and skipping ones too, the producer arriving for none): its parity waits are then
 exact by induction, and the turn structure is free of the rings (--s0-free, --last-pv-free,
---skip-all and --no-pingpong all pass with it). Prints one line per K; exit 0 if every run
-passed, else 1.
+--skip-all and --no-pingpong all pass with it).
+
+Clusters (--cluster; fwd_kernel.h kCluster, K = 2): two CTAs walk one pair's key blocks, each
+with its own warpgroups, named barriers, producer and rings. Each producer waits on its own empty
+barrier, arrives on its own full barrier with the stage's bytes, and loads half of the block into
+both CTAs (two landings, any order); a full phase completes on its producer's arrival and both
+halves. Each empty barrier counts both CTAs' 2 K warpgroups: a release arrives on its own CTA's
+at once and on the peer's later (a remote arrival in flight). The pairs' skips (pair_skips):
+each rank's own, and under a causal mask rank 0's walk starts `lead` blocks later than the
+pair's (all of it where its rows see no key), which all of its warpgroups skip first, the last
+one included. The kernel's rule: a skipping warpgroup takes one empty turn a skipped use, waits
+on its K and V and releases it in both CTAs, and the producer arrives for nobody (a whole walk:
+n_count empty turns). ERRORs besides the above: the producer's arrival or a landing on a full
+barrier outside the phase of its use. Without a causal mask (lead 0 and no skips, main's cluster
+kernel) this is a special case. Mutation it must refute: --cluster-producer-arrives, the one-CTA
+rule in the cluster (the producer arrives for the skippers on both CTAs' empty barriers; rank
+0's last warpgroup skipping the lead blocks with nobody in that CTA waiting on them): a stale
+parity wait (session 63's design had a wait-only turn for it; session 64's pair design waits in
+every skipping warpgroup instead).
+
+Prints one line per K; exit 0 if every run passed, else 1.
 """
 import argparse
 import itertools
@@ -81,12 +100,20 @@ class Rules:
     early_s0 = False      # S_0 before its turn where the warpgroup waited on the last S uses
     last_pv_free = False  # mutation: a tile's last P V outside the turns (one turn fewer a tile)
     self_arrive = False   # idle and skipping warpgroups wait on and release their uses themselves
+    cluster = False       # two CTAs walking one pair's key blocks (fwd_kernel.h kCluster, below)
+    cluster_producer_arrives = False  # mutation: the cluster with the one-CTA kernel's skip rule
 
 
 def pass_use(j, t):
     """--self-arrive: a use an idle or skipping warpgroup skips, as the kernel's pass_use: K and V
     waited on (every thread), then both released (thread 0, after the warpgroup's sync)."""
     return [("wait", ("k", j), t), ("wait", ("v", j), t), ("rel", ("k", j), t), ("rel", ("v", j), t)]
+
+
+def self_skip(R):
+    """--cluster: a skipping warpgroup waits on and releases each use it skips (the producer arrives
+    for none); with --cluster-producer-arrives the one-CTA kernel's rule instead."""
+    return R.cluster and not R.cluster_producer_arrives
 
 
 def program(cw, K, tiles, R):
@@ -117,11 +144,13 @@ def program(cw, K, tiles, R):
             if not R.self_arrive:
                 run = 0
             empty = 0 if R.skip_no_turn else skip if skip < n else n + (0 if R.s0_free or R.last_pv_free else 1)
+            if self_skip(R):  # the cluster's skip: one turn a skipped use (a whole walk: n_count turns)
+                empty = skip
             s = min(skip, n)
             for j in range(empty):
                 ops.append(("sync", 1 + cw, t))
                 ops.append(("arrive", 1 + next_cw, t))
-                if R.self_arrive and j < s:  # --self-arrive: each skipped use waited on and released after its empty turn
+                if (R.self_arrive or self_skip(R)) and j < s:  # each skipped use waited on and released after its empty turn
                     ops += pass_use(u + j, t)
             u += s
             n -= s
@@ -158,14 +187,16 @@ def program(cw, K, tiles, R):
 def arrivals(K, live, skips, i):
     """The producer's arrivals on an empty barrier for key block i of a tile: the idle warpgroups'
     and those of the live ones that skip the block."""
-    if Rules.self_arrive:
+    if Rules.self_arrive or self_skip(Rules):
         return 0
     return K - live + sum(1 for w in range(live) if skips[w] > i)
 
 
 def producer(K, tiles):
     """The producer's operations: per use and ring 'pwait' (the empty phase of use u - S), 'parr'
-    (its arrivals for the skipping warpgroups) and 'issue' (the load, landing later)."""
+    (its arrivals for the skipping warpgroups; --cluster-producer-arrives: on the peer's empty
+    barrier too) and 'issue' (the arrival with the expected bytes on its full barrier, then the
+    load: with --cluster a half multicast into both CTAs, each half landing later)."""
     ops = []
     u = 0
     for t, (n_count, live, skips) in enumerate(tiles):
@@ -182,47 +213,71 @@ def producer(K, tiles):
 
 
 def simulate(K, tiles, R, rng):
-    """One random interleaving. Returns None if it passes, else (what went wrong, trace)."""
-    progs = [program(cw, K, tiles, R) for cw in range(K)] + [producer(K, tiles)]
-    names = [f"wg{cw}" for cw in range(K)] + ["prod"]
-    pc = [0] * (K + 1)
-    pending = [0] * (K + 1)   # pending[b]: arrivals registered on named barrier b, not yet consumed
-    full = {r: [0] * S for r in "kv"}    # completed phases
-    e_done = {r: [0] * S for r in "kv"}  # empty barriers: completed phases
-    e_arr = {r: [0] * S for r in "kv"}   # ... arrivals in the current phase
-    inflight = []                        # loads issued, not landed
+    """One random interleaving. Returns None if it passes, else (what went wrong, trace). `tiles`:
+    the one CTA's tile sequence, or with --cluster a sequence per CTA (the same n_count and live)."""
+    per_cta = tiles if R.cluster else [tiles]
+    C = len(per_cta)
+    progs, names = [], []
+    for c in range(C):
+        pre = f"cta{c}." if C > 1 else ""
+        progs += [program(cw, K, per_cta[c], R) for cw in range(K)] + [producer(K, per_cta[c])]
+        names += [f"{pre}wg{cw}" for cw in range(K)] + [f"{pre}prod"]
+    A = len(progs)  # actor a: CTA a // (K + 1), warpgroup a % (K + 1) (K: the producer)
+    pc = [0] * A
+    pending = [[0] * (K + 1) for _ in range(C)]  # pending[c][b]: arrivals on CTA c's named barrier b
+    full = [{r: [0] * S for r in "kv"} for _ in range(C)]   # completed phases
+    f_arr = [{r: [0] * S for r in "kv"} for _ in range(C)]  # ... the producer's arrival in the current phase
+    f_tx = [{r: [0] * S for r in "kv"} for _ in range(C)]   # ... halves landed in it (C of them: one a CTA's load)
+    e_done = [{r: [0] * S for r in "kv"} for _ in range(C)]  # empty barriers: completed phases
+    e_arr = [{r: [0] * S for r in "kv"} for _ in range(C)]   # ... arrivals in the current phase (C K complete one)
+    inflight = []  # loads issued and remote arrivals made, not landed: ("land", cta, ring, use) / ("earr", cta, (ring, use, count), who)
     slow = rng.choice([1.0, 0.3, 0.05])  # weight of the producer (a late producer, at times)
     slow_tma = rng.choice([1.0, 0.3, 0.05])  # ... and of the loads landing
     trace = []
 
-    def empty_arrive(r, u, count, who):
+    def empty_arrive(c, r, u, count, who):
         s, p = u % S, u // S
-        if e_done[r][s] != p:
-            return f"{who} arrives on {r}_empty[{s}] for use {u} (phase {p}) with {e_done[r][s]} phases complete"
-        e_arr[r][s] += count
-        if e_arr[r][s] == K:
-            e_done[r][s] += 1
-            e_arr[r][s] = 0
+        if e_done[c][r][s] != p:
+            return (f"{who} arrives on {'cta%d.' % c if C > 1 else ''}{r}_empty[{s}] for use {u} (phase {p}) with "
+                    f"{e_done[c][r][s]} phases complete")
+        e_arr[c][r][s] += count
+        if e_arr[c][r][s] == C * K:
+            e_done[c][r][s] += 1
+            e_arr[c][r][s] = 0
+        return None
+
+    def full_step(c, r, u, what):  # the producer's arrival ("arrival") or a landing on CTA c's full barrier
+        s, p = u % S, u // S
+        if full[c][r][s] != p:
+            return f"{what} of {r}{u} on {'cta%d.' % c if C > 1 else ''}{r}_full[{s}] with {full[c][r][s]} phases complete"
+        if what == "arrival":
+            f_arr[c][r][s] = 1
+        else:
+            f_tx[c][r][s] += 1
+        if f_arr[c][r][s] and f_tx[c][r][s] == C:
+            full[c][r][s] += 1
+            f_arr[c][r][s] = f_tx[c][r][s] = 0
         return None
 
     while True:
         runnable = []
-        for a in range(K + 1):
+        for a in range(A):
             if pc[a] >= len(progs[a]):
                 continue
+            c = a // (K + 1)
             op, arg, t = progs[a][pc[a]]
             if op == "wait":
                 r, u = arg
                 s, p = u % S, u // S
-                if full[r][s] < p:
+                if full[c][r][s] < p:
                     return (f"stale parity wait: {names[a]} waits on {r}_full[{s}] for phase {p} (use {u}, "
-                            f"tile {t}) with {full[r][s]} phases complete", trace)
-                ready = full[r][s] >= p + 1
+                            f"tile {t}) with {full[c][r][s]} phases complete", trace)
+                ready = full[c][r][s] >= p + 1
             elif op == "sync":
-                ready = pending[arg] > 0
+                ready = pending[c][arg] > 0
             elif op == "pwait":
                 r, u = arg
-                ready = e_done[r][u % S] >= u // S
+                ready = e_done[c][r][u % S] >= u // S
             else:
                 ready = True
             if ready:
@@ -231,45 +286,60 @@ def simulate(K, tiles, R, rng):
             runnable.append("tma")
         if not runnable:
             break
-        weights = [slow if a == K else slow_tma if a == "tma" else 1.0 for a in runnable]
+        weights = [slow_tma if a == "tma" else slow if a % (K + 1) == K else 1.0 for a in runnable]
         a = rng.choices(runnable, weights)[0]
         if a == "tma":
-            r, u = inflight.pop(0 if R.fifo else rng.randrange(len(inflight)))
-            s, p = u % S, u // S
-            if full[r][s] != p:
-                return f"load {r}{u} lands on {r}_full[{s}] with {full[r][s]} phases complete", trace
-            full[r][s] += 1
-            trace.append(f"{r}{u} lands")
+            ev = inflight.pop(0 if R.fifo else rng.randrange(len(inflight)))
+            if ev[0] == "land":
+                _, c, r, u = ev
+                bad = full_step(c, r, u, "landing")
+                trace.append(f"{r}{u} lands" + (f" in cta{c}" if C > 1 else ""))
+            else:
+                _, c, (r, u, count), who = ev
+                bad = empty_arrive(c, r, u, count, who + " (remote)")
+                trace.append(f"{who}'s arrival on cta{c}.{r}_empty for {r}{u} lands")
+            if bad:
+                return bad, trace
             continue
+        c = a // (K + 1)
         op, arg, t = progs[a][pc[a]]
         pc[a] += 1
-        where = "start" if t < 0 else "end" if t == len(tiles) else f"tile {t}"
+        where = "start" if t < 0 else "end" if t == len(per_cta[c]) else f"tile {t}"
         what = f"bar{arg}" if op in ("sync", "arrive") else "".join(map(str, arg[:2]))
         trace.append(f"{names[a]} {op} {what} ({where})")
         if op == "sync":
-            pending[arg] -= 1
+            pending[c][arg] -= 1
         elif op == "arrive":
-            pending[arg] += 1
-            if pending[arg] > 1:
-                return f"double arrival on bar{arg}", trace
+            pending[c][arg] += 1
+            if pending[c][arg] > 1:
+                return f"double arrival on {'cta%d.' % c if C > 1 else ''}bar{arg}", trace
         elif op in ("rel", "parr"):
-            bad = empty_arrive(arg[0], arg[1], 1 if op == "rel" else arg[2], names[a])
+            # (the cluster: each arrival on this CTA's empty barrier and one on the peer's, landing later)
+            count = 1 if op == "rel" else arg[2]
+            bad = empty_arrive(c, arg[0], arg[1], count, names[a])
             if bad:
                 return bad, trace
+            for peer in range(C):
+                if peer != c:
+                    inflight.append(("earr", peer, (arg[0], arg[1], count), names[a]))
         elif op == "issue":
-            inflight.append(arg)
-    stuck = [f"{names[a]} at {progs[a][pc[a]][0]} {progs[a][pc[a]][1]}"
-             for a in range(K + 1) if pc[a] < len(progs[a])]
+            bad = full_step(c, arg[0], arg[1], "arrival")
+            if bad:
+                return bad, trace
+            for dst in range(C):
+                inflight.append(("land", dst, arg[0], arg[1]))
+    stuck = [f"{names[a]} at {progs[a][pc[a]][0]} {progs[a][pc[a]][1]}" for a in range(A) if pc[a] < len(progs[a])]
     if stuck:
         return "deadlock: " + ", ".join(stuck), trace
-    left = [f"bar{b}={pending[b]}" for b in range(1, K + 1) if pending[b]]
+    left = [f"bar{b}={pending[c][b]}" for c in range(C) for b in range(1, K + 1) if pending[c][b]]
     if left:
         return "arrivals left pending at the end: " + ", ".join(left), trace
-    uses = sum(n for n, _, _ in tiles)
+    uses = sum(n for n, _, _ in per_cta[0])
     want = [len(range(s, uses, S)) for s in range(S)]
-    for r in "kv":
-        if full[r] != want or e_done[r] != want or any(e_arr[r]):
-            return f"{r} ring not settled: full {full[r]}, empty {e_done[r]} + {e_arr[r]}, uses {want}", trace
+    for c in range(C):
+        for r in "kv":
+            if full[c][r] != want or e_done[c][r] != want or any(e_arr[c][r]):
+                return f"{r} ring not settled: full {full[c][r]}, empty {e_done[c][r]} + {e_arr[c][r]}, uses {want}", trace
     return None
 
 
@@ -282,17 +352,39 @@ def skip_counts(n, live, K, R, rng):
     return tuple(rng.randint(0, top) if w < live - 1 else 0 for w in range(K))
 
 
+def pair_skips(n, K, R, rng):
+    """--cluster: a pair's skip counts, (rank 0's, rank 1's), over the pair's walk of n key blocks
+    (the union of its tiles' walks; every warpgroup live: the cluster's tiles are whole). Each
+    rank's own skips as fwd90_skip_blocks forms them (every warpgroup but the last 0 .. its walk's
+    length - 1); rank 0's walk is shorter by lead = 0 .. n blocks at its start (under a causal mask
+    its rows see fewer keys; lead = n: none at all), which each of its warpgroups skips first."""
+    if not R.skip or not R.pingpong or K == 1 or n == 0:
+        return (0,) * K, (0,) * K
+
+    def own(m):
+        return tuple(rng.randint(0, m - 1) if w < K - 1 and m > 0 else 0 for w in range(K))
+
+    lead = rng.randint(0, n)
+    rank0 = (n,) * K if lead == n else tuple(lead + x for x in own(n - lead))
+    return rank0, own(n)
+
+
 def sequences(K, trials, R, rng):
     """Every sequence of up to 3 tiles with n_count 0..2 (twice, with random skip counts), then
-    `trials` random ones."""
-    kinds = [(n, live) for n in range(3) for live in range(1, K + 1)]
+    `trials` random ones. --cluster: a sequence per CTA (pair_skips)."""
+    def tiles_of(seq):
+        if not R.cluster:
+            return [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
+        pairs = [pair_skips(n, K, R, rng) for n, _ in seq]
+        return [[(n, K, sk[c]) for (n, _), sk in zip(seq, pairs)] for c in range(2)]
+
+    kinds = [(n, live) for n in range(3) for live in (range(1, K + 1) if not R.cluster else (K,))]
     for length in range(1, 4):
         for seq in itertools.product(kinds, repeat=length):
             for _ in range(2):
-                yield [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
+                yield tiles_of(seq)
     for _ in range(trials):
-        seq = [(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))]
-        yield [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
+        yield tiles_of([(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))])
 
 
 def check(K, trials, R, rng):
@@ -323,6 +415,10 @@ def main():
     ap.add_argument("--last-pv-free", action="store_true", help="mutation: a tile's last P V outside the turns")
     ap.add_argument("--self-arrive", action="store_true", help="idle / skipping warpgroups wait on and release every use (no producer arrivals)")
     ap.add_argument("--early-s0", action="store_true", help="S_0 before its (then empty) turn where safe (FLASHATTN_SM90_EARLY_S0)")
+    ap.add_argument("--cluster", action="store_true",
+                    help="two CTAs on a pair's walk, each producer loading half of every block into both (kCluster)")
+    ap.add_argument("--cluster-producer-arrives", action="store_true",
+                    help="mutation: --cluster with the one-CTA skip rule (the producer arrives for skippers, in both CTAs)")
     ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
@@ -334,16 +430,21 @@ def main():
     R.skip_no_turn, R.skip_all, R.fifo, R.s0_free = args.skip_no_turn, args.skip_all, args.fifo, args.s0_free
     R.early_s0, R.last_pv_free = args.early_s0, args.last_pv_free
     Rules.self_arrive = R.self_arrive = args.self_arrive
+    Rules.cluster = R.cluster = args.cluster or args.cluster_producer_arrives
+    Rules.cluster_producer_arrives = R.cluster_producer_arrives = args.cluster_producer_arrives
     rng = random.Random(args.seed)
     ok = True
-    for K in (2, 3):
+    for K in (2,) if R.cluster else (2, 3):  # (the cluster kernel has two consumer warpgroups)
         nseq, runs, failures, first = check(K, args.trials, R, rng)
         rule = ", ".join(x for x, on in [("old rule (mutated)", R.mutate), ("ping-pong off", not R.pingpong),
                                          ("no skips", not R.skip), ("skips without empty turns", R.skip_no_turn),
                                          ("whole walks skipped", R.skip_all), ("loads in order", R.fifo),
                                          ("S_0 outside the turns", R.s0_free), ("early S_0", R.early_s0),
                                          ("last P V outside the turns", R.last_pv_free),
-                                         ("every warpgroup waits on and releases every use", R.self_arrive)] if on)
+                                         ("every warpgroup waits on and releases every use", R.self_arrive),
+                                         ("a cluster of two on pairs' walks", R.cluster),
+                                         ("the producer arrives for skippers in both CTAs", R.cluster_producer_arrives)]
+                         if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
               f"interleavings = {runs} runs: {verdict}")

@@ -8,12 +8,14 @@
 #   device: COMMIT=<hash> bash bench/results/session64/call4.sh   (carry build-carry, timeout 600)
 # The sm90 forward's tests (the default filter: Sm90.ClusterSameBytes has the causal pairs), the
 # A/B new (default) / cl1 (the cluster wherever it applies: causal too) / off (one CTA), 2 rounds,
+# cl1g16 / cl1g66: cl1 with causal head groups of 16 / 66 (the default's on 132 SMs: 33; a pair's
+# unit is 256 rows, so the groups' L2 footprint doubles),
 # compute-sanitizer (memcheck, racecheck, synccheck, racecheck on 3 CTAs), then the same-run table
 # with FA2 and cuDNN. Without the patch it still tests and measures 904fbe3's default (cl1 = new
 # for causal then: the cluster refuses the causal mask).
 set -u
 SH="128,1024,0;128,2048,0;128,4096,0;128,8192,0;128,16384,0;128,2048,1;128,4096,1;128,8192,1;128,16384,1;256,8192,1"
 BINS=build-carry/bins.tar.xz CTEST_TIMEOUT=150 SAN=1 AB=1 ROUNDS=2 SHAPES="$SH" \
-  VARIANTS="cl1:FLASHATTN_SM90_CLUSTER=1;off:FLASHATTN_SM90_CLUSTER=0" TABLE=1 ROUNDS_TABLE=2 \
+  VARIANTS="cl1:FLASHATTN_SM90_CLUSTER=1;cl1g16:FLASHATTN_SM90_CLUSTER=1,FLASHATTN_SM90_CAUSAL_GROUPS=16;cl1g66:FLASHATTN_SM90_CLUSTER=1,FLASHATTN_SM90_CAUSAL_GROUPS=66;off:FLASHATTN_SM90_CLUSTER=0" TABLE=1 ROUNDS_TABLE=2 \
   TABLE_ARGS="--hdims 64,128,256" BUDGET=560 bash bench/gpu/device_call.sh
 tail -40 /tmp/r/log.txt

@@ -30,21 +30,8 @@ inline void cuda_ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-// Runs `f` with the environment variable `name` set to `value` (nullptr: unset), restoring it
-// afterwards (the kernel paths' knobs are environment variables).
-template <typename F>
-void with_env(const char* name, const char* value, F&& f) {
-  const char* old = std::getenv(name);
-  const std::string saved = old != nullptr ? old : "";
-  if (value != nullptr) setenv(name, value, 1);
-  else unsetenv(name);
-  f();
-  if (old != nullptr) setenv(name, saved.c_str(), 1);
-  else unsetenv(name);
-}
-
 // The environment variables named set to their values (nullptr: unset) for the object's life,
-// restored after (with_env for several at once, without nesting).
+// restored after, also when the scope ends by an exception.
 class ScopedEnv {
  public:
   ScopedEnv(std::initializer_list<std::pair<const char*, const char*>> vars) {
@@ -72,6 +59,14 @@ class ScopedEnv {
   };
   std::vector<Saved> saved_;
 };
+
+// Runs `f` with the environment variable `name` set to `value` (nullptr: unset), restoring it
+// afterwards (the kernel paths' knobs are environment variables).
+template <typename F>
+void with_env(const char* name, const char* value, F&& f) {
+  ScopedEnv env({{name, value}});
+  f();
+}
 
 // True on an sm_90 device (H100/H200) with the sm90 path not turned off; else why not.
 inline bool sm90_device(std::string* why) {

@@ -318,18 +318,14 @@ TEST(Sm90, ClusterStreamK) {
     if (!tier_in_build(s, false)) GTEST_SKIP() << "tier 128 not in this build";
     for (const char* dynamic : {"1", "0"}) {
       SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + sh.persistent + " dynamic " + dynamic);
-      with_env("FLASHATTN_SM90_STREAMK", "1", [&] {
-        with_env("FLASHATTN_SM90_DYNAMIC", dynamic, [&] {
-          with_env("FLASHATTN_SM90_PERSISTENT", sh.persistent, [&] {
-            with_env("FLASHATTN_SM90_BLOCKN", sh.blockn, [&] {
-              Case c(s);
-              GpuCase g(c);
-              with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
-              check_forward_results(c, 1e-4);
-            });
-          });
-        });
-      });
+      ScopedEnv env({{"FLASHATTN_SM90_STREAMK", "1"},
+                     {"FLASHATTN_SM90_DYNAMIC", dynamic},
+                     {"FLASHATTN_SM90_PERSISTENT", sh.persistent},
+                     {"FLASHATTN_SM90_BLOCKN", sh.blockn}});
+      Case c(s);
+      GpuCase g(c);
+      with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { g.run_forward(); });
+      check_forward_results(c, 1e-4);
     }
   }
 }

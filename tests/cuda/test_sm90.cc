@@ -224,24 +224,38 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 // that end inside a block (the half boxes past the extent read zeros), GQA, one cluster walking
 // every tile (FLASHATTN_SM90_PERSISTENT=2: the ring's phases over many tiles, an odd count
 // rounded to pairs; the tickets' handoff between the pair every tile), two and three clusters
-// taking tickets (4, 6) and the default grid. An ineligible call (causal) fails with =require.
+// taking tickets (4, 6) and the default grid. Causal pairs (the pair walks the union of its tiles'
+// key blocks, rank 0 skipping the extra ones): seqlen_k equal to seqlen_q, past it by a part of a
+// block, and short of it (rank 0's rows seeing no key in some pairs: a whole walk of one block,
+// and at head_dim 256 of two, skipped, one cluster walking every tile in the last), on the 128-,
+// 176-, 80- and 64-key blocks; by ticket in head groups of two (the default's groups on a full
+// GPU). An ineligible call (a window) fails with =require.
 TEST(Sm90, ClusterSameBytes) {
   REQUIRE_SM90();
   struct Shape {
     DType dt;
     int d, sq, sk, heads, heads_kv, batch;
+    bool causal;
     const char* blockn;
     const char* persistent;
   };
   const Shape shapes[] = {
-      {DType::BFloat16, 128, 512, 517, 4, 2, 2, "default", nullptr},
-      {DType::Float16, 128, 256, 1000, 2, 2, 3, "default", "3"},
-      {DType::BFloat16, 120, 768, 700, 3, 1, 1, "alt", nullptr},
-      {DType::Float16, 128, 1024, 1100, 2, 1, 1, "alt", "2"},
-      {DType::BFloat16, 128, 768, 300, 5, 1, 2, "default", "4"},
-      {DType::Float16, 128, 1280, 640, 3, 3, 1, "alt", "6"},
-      {DType::BFloat16, 256, 512, 517, 4, 2, 2, "default", nullptr},
-      {DType::Float16, 200, 768, 300, 5, 1, 2, "alt", "4"},
+      {DType::BFloat16, 128, 512, 517, 4, 2, 2, false, "default", nullptr},
+      {DType::Float16, 128, 256, 1000, 2, 2, 3, false, "default", "3"},
+      {DType::BFloat16, 120, 768, 700, 3, 1, 1, false, "alt", nullptr},
+      {DType::Float16, 128, 1024, 1100, 2, 1, 1, false, "alt", "2"},
+      {DType::BFloat16, 128, 768, 300, 5, 1, 2, false, "default", "4"},
+      {DType::Float16, 128, 1280, 640, 3, 3, 1, false, "alt", "6"},
+      {DType::BFloat16, 256, 512, 517, 4, 2, 2, false, "default", nullptr},
+      {DType::Float16, 200, 768, 300, 5, 1, 2, false, "alt", "4"},
+      {DType::BFloat16, 128, 1024, 1024, 3, 1, 2, true, "default", nullptr},
+      {DType::Float16, 128, 512, 700, 2, 2, 1, true, "default", "2"},
+      {DType::BFloat16, 128, 768, 300, 5, 1, 1, true, "default", "4"},
+      {DType::Float16, 128, 1280, 1400, 3, 1, 1, true, "alt", "6"},
+      {DType::BFloat16, 256, 512, 517, 2, 1, 2, true, "default", nullptr},
+      {DType::Float16, 200, 768, 1000, 3, 3, 1, true, "alt", "4"},
+      {DType::BFloat16, 256, 512, 100, 2, 1, 1, true, "default", nullptr},
+      {DType::Float16, 256, 512, 100, 3, 1, 2, true, "alt", "2"},
   };
   int ran = 0;
   for (const Shape& sh : shapes) {
@@ -253,16 +267,19 @@ TEST(Sm90, ClusterSameBytes) {
     s.heads = sh.heads;
     s.heads_kv = sh.heads_kv;
     s.batch = sh.batch;
+    s.causal = sh.causal;
     s.backend = Backend::Cuda;
-    s.seed = uint64_t(6000 + sh.sq + sh.sk);
+    s.seed = uint64_t(6000 + sh.sq + sh.sk + (sh.causal ? 1 : 0));
     if (!tier_in_build(s, false)) continue;
     for (const char* dynamic : {"1", "0"}) {
       SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default") +
                    " dynamic " + dynamic);
+      // (Causal tiles by ticket in head groups of 2, as the default's groups of 8 on a full GPU.)
       ScopedEnv env({{"FLASHATTN_SM90_STREAMK", "0"},
                      {"FLASHATTN_SM90_DYNAMIC", dynamic},
                      {"FLASHATTN_SM90_PERSISTENT", sh.persistent},
-                     {"FLASHATTN_SM90_BLOCKN", sh.blockn}});
+                     {"FLASHATTN_SM90_BLOCKN", sh.blockn},
+                     {"FLASHATTN_SM90_CAUSAL_GROUPS", sh.causal && dynamic[0] == '1' ? "2" : nullptr}});
       Case c(s);
       GpuCase g(c);
       with_env("FLASHATTN_SM90_CLUSTER", "0", [&] { g.run_forward(); });
@@ -275,13 +292,13 @@ TEST(Sm90, ClusterSameBytes) {
     ++ran;
   }
   if (ran == 0) GTEST_SKIP() << "tiers 128 and 256 not in this build";
-  Spec causal;
-  causal.dtype = DType::BFloat16;
-  causal.head_dim = 128;
-  causal.seqlen_q = causal.seqlen_k = 512;
-  causal.causal = true;
-  causal.backend = Backend::Cuda;
-  Case c(causal);
+  Spec window;
+  window.dtype = DType::BFloat16;
+  window.head_dim = 128;
+  window.seqlen_q = window.seqlen_k = 512;
+  window.window_left = 100;
+  window.backend = Backend::Cuda;
+  Case c(window);
   GpuCase g(c);
   with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { EXPECT_THROW(g.run_forward(), std::runtime_error); });
 }

@@ -454,7 +454,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       int hk = 0, kb = 0, k_row0 = 0;  // the K/V coordinates of the item in cur
       // Decodes tile t into cur; false when its query block is past its sequence.
       auto load_tile = [&](int64_t t) {
-        const Tile90 tile = P.tiles(t);
+        Tile90 tile = P.tiles(t);
+        if constexpr (kCluster) tile.m_block = 2 * tile.m_block + int(cluster_rank());  // (t: the pair)
         cur.b = int(P.heads_div.div(uint32_t(tile.bh)));
         cur.h = (tile.bh - cur.b * heads_t) * pack;  // the tile's first query head
         const SeqInfo seq(p, cur.b);
@@ -480,6 +481,27 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
             mask.key_range(cur.m0 + 64 * w, cur.m0 + 64 * w + 64, &lo, &hi);
             cur.skip |= fwd90_skip_field(fwd90_skip_blocks(cur.n_hi, cur.n_count, lo, hi, kBlockN), w);
           }
+        if constexpr (kCluster) {
+          // Both CTAs walk the pair's key blocks: the union of its two tiles' (causal: the same
+          // first block, no window on the cluster; rank 1's rows see the most keys). The blocks at
+          // the start of the walk that this tile's rows do not see (rank 0's past its diagonal, or
+          // all where its rows see none) every warpgroup passes over first: skips (waiting on the
+          // blocks' K and V and releasing them, below), added to its own. Without turns (never:
+          // the cluster's tiles are whole) they would be computed, masked.
+          int pair_lo, pair_hi;
+          const int pm0 = cur.m0 - int(cluster_rank()) * rows_per_head;
+          mask.key_range(pm0, pm0 + 2 * rows_per_head, &pair_lo, &pair_hi);
+          const int pn_lo = pair_lo / kBlockN;
+          const int pn_hi = pair_hi > pair_lo ? (pair_hi + kBlockN - 1) / kBlockN : pn_lo;
+          const int lead = cur.n_count > 0 ? pn_hi - cur.n_hi : pn_hi - pn_lo;
+          if (skip_masked && live > 1 && lead > 0) {
+            int skip = 0;
+            for (int w = 0; w < live; ++w) skip |= fwd90_skip_field(fwd90_skip_of(cur.skip, w) + lead, w);
+            cur.skip = skip;
+          }
+          cur.n_hi = pn_hi;
+          cur.n_count = pn_hi - pn_lo;
+        }
         // Coordinates of rows in the tensor maps: varlen sequences are rows of one batch entry.
         cur.qb = p.cu_seqlens_q != nullptr ? 0 : cur.b;
         kb = p.cu_seqlens_k != nullptr ? 0 : cur.b;
@@ -521,8 +543,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           } else if (!P.sk.plan.item(int(unit()), units(), c, &pc)) {
             return false;
           }
-          if constexpr (kCluster) pc.tile = 2 * pc.tile + int(cluster_rank());
-          if (pc.tile >= num_tiles || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
+          if (pc.tile >= (kCluster ? num_tiles / 2 : num_tiles) || !load_tile(pc.tile)) continue;  // (a piece's tile: tiles of equal length, never)
           cur.role = pc.role;
           if (pc.role != StreamKPiece::kWhole) {
             cur.n_hi -= pc.i_lo;
@@ -589,7 +610,8 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           const uint32_t phase = (it / kStages) & 1;
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
           unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
-          const int c_arr = c_idle + (c_skip != 0 ? fwd90_skippers(c_skip, i, C::kConsumers) : 0);
+          // (kCluster: none; its warpgroups are never idle and release the blocks they skip.)
+          const int c_arr = kCluster ? 0 : c_idle + (c_skip != 0 ? fwd90_skippers(c_skip, i, C::kConsumers) : 0);
 #ifdef FLASHATTN_SM90_MEASURE_KV_LOADS
           // A measurement build only (wrong results; bench/NOTES.md session 62): what the K/V
           // bytes from L2 cost. 2: every K and V tile loaded twice (the stage's bytes counted twice);
@@ -1142,11 +1164,30 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // their stages for it. Its later parity waits on such a stage come in its own turns after the
     // last live warpgroup's turns that waited on the skipped phases (tools/pingpong_model.py
     // checks it with K and V and loads landing in any order).
+    // kCluster: the peer's producer loads into this CTA's stages too, and a block's empty barriers
+    // count both CTAs' warpgroups, so a skipping warpgroup waits on the block's K and V and
+    // releases them in both CTAs itself (no producer arrivals). Every phase is then waited on in
+    // each CTA, whichever warpgroups skip (rank 0's all do at the walk's start under a causal mask:
+    // the pair's extra blocks).
     const int skip = fwd90_skip_of(r.skip, cw);
     if (skip > 0) {
       for (int j = 0; j < skip; ++j) {
         my_turn();
         hand_over();
+        if constexpr (kCluster) {
+          mbar_wait(k_full + stage_of(j), phase_of(j));
+          mbar_wait(v_full + stage_of(j), phase_of(j));
+          // Every warp past its waits before the release: a warp still polling when the stage
+          // has been refilled would see the same parity again and wait a phase too far (on the
+          // compute path the wgmma's warpgroup-wide wait orders the release the same way).
+          named_bar_sync(1 + C::kConsumers + cw, 128);
+          if (tid == 0) {
+            mbar_arrive(k_empty + stage_of(j));
+            mbar_arrive_cluster(k_empty + stage_of(j), peer);
+            mbar_arrive(v_empty + stage_of(j));
+            mbar_arrive_cluster(v_empty + stage_of(j), peer);
+          }
+        }
       }
       it0 += skip;
       n_hi -= skip;

@@ -226,6 +226,47 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   if (sm90::env_choice("FLASHATTN_SM90_PACK_GQA", true) &&
       (plain || sm90::fwd90_takes_cap(P, kernel.head_dim, block_n)))
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
+  // Clusters of two CTAs with K/V multicast (FwdParams90::cluster, fwd_kernel.h kCluster): each CTA
+  // of a pair of query blocks of one head loads half of each K and V block for both, so an SM takes
+  // half the K/V bytes from L2. Where both tiles of a pair are whole and start their walks at the
+  // same key block: head_dim 128's and 256's plain kernel on two consumers with the switches'
+  // defaults, no window, varlen or GQA packing, a persistent grid, and query blocks in pairs within
+  // a head (seqlen_q a multiple of 256). Under a causal mask the pair walks the union of its tiles'
+  // key blocks, rank 0 skipping the extra ones (fwd_kernel.h). Its units are pairs of tiles on
+  // clusters, with the one-CTA kernel's schedule (tickets, a stream-K tail over pairs; launch.h).
+  // By default over 512 keys, and under a causal mask over 1024. Session 64 (H100, 2 rounds,
+  // TFLOP/s the pair schedule / the pairs' static rounds / one CTA): head_dim 128 1k 603 / 612 /
+  // 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 / 724, 16k 724 / 710 / 710. So up to
+  // 1024 keys the pairs take static rounds (no tickets, no tail; session 62 call 5: 1k 619 / 602
+  // against one CTA, 1k with GQA 4 626 / 614), and at 512 keys none (a 4-block walk: 507 / 519,
+  // the pair's lockstep costs more than the bytes). Session 65 (H100, 2-3 rounds, the pair schedule
+  // in head groups of 8 (below) / one CTA): causal head_dim 128 512 306 / 326, 1k 446 / 451, 2k
+  // 567 / 566, 4k 653 / 625, 8k 704 / 643, 16k 720-729 / 683; causal head_dim 256 512 294 / 288,
+  // 1k 439 / 452, 2k 601 / 599, 4k 711 / 655, 8k 772 / 738, 16k 806 / 786; head_dim 256 1k 658 /
+  // 651, 2k 737 / 730, 4k 778 / 771, 8k 804 / 798, 16k 774-787 / 757. Each CTA loads half of each
+  // block's rows (session 63's halves by 64-column panels measured the same at head_dim 128 and
+  // 0.7% slower at 256, and were dropped). FLASHATTN_SM90_CLUSTER=1 takes it wherever it applies,
+  // =require fails where it does not (tests), =0 never.
+  bool cluster_static = false;  // static rounds of pairs (below)
+  {
+    const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r'
+                                    : (kernel.head_dim == 128 || kernel.head_dim == 256) &&
+                                          p.max_seqlen_k > (p.causal ? 1024 : 512);
+    const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
+                    plain && block_m == 128 && P.pack == 1 &&
+                    P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
+                    !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;
+    if (want && !ok && cl != nullptr && cl[0] == 'r')
+      throw CudaError(
+          "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128 or 256 "
+          "tiers with head_dim_v the same, no score "
+          "modifier, dropout, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
+          "the switches' defaults and a persistent grid)");
+    P.cluster = want && ok ? 1 : 0;
+    if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)
+    cluster_static = P.cluster != 0 && cl == nullptr && p.max_seqlen_k <= 1024;
+  }
   // Causal tiles in head groups (config.h TileMap90; sessions 14-15). Longest first over all
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming
   // its head's K/V: with fewer than two a head (more pairs than half the SMs) the short causal
@@ -236,49 +277,21 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // 192-row tiles of head_dim 64 read a third fewer bytes a FLOP and lost 2.5% at 8k). Larger
   // groups keep the longest-first balance: a model of the grid (bench/gpu/causal_order_sim.py)
   // gives 96-99.8% of the ideal makespan on the standard shapes, where groups sized to fit the L2
-  // fell to 56-90% at 4k-16k. FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0: none.
+  // fell to 56-90% at 4k-16k. A cluster's units are pairs of tiles (256 rows, half the K/V bytes
+  // an SM): groups of a sixteenth of the SMs (8 on 132; session 65, H100, TFLOP/s groups of 4 / 8
+  // / 12 / 16 / 24 / none: causal head_dim 128 8k 703 / 704 / 697 / 692 / 672 / 672, 16k 729 / 720
+  // / 716 / 715 / 715 / 713, 4k 654 / 653 / 654 / 652 / 643 / -, head_dim 256 4k 710 / 711 / 708 /
+  // 703 / 680 / 680, 8k 768 / 772 / 761 / - / - / 760). FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of
+  // N; 0: none.
   if (p.causal && !p.varlen) {
     const int64_t bh = int64_t(p.batch) * (p.num_heads / P.pack);
     const char* g = std::getenv("FLASHATTN_SM90_CAUSAL_GROUPS");
     const int64_t group = g != nullptr                                   ? std::atoll(g)
+                          : P.cluster                                    ? std::max(1, sm_count / 16)
                           : bh > sm_count / 2                            ? std::max(1, sm_count / 4)
                           : bh > sm_count / 4 && block_m / P.pack <= 128 ? std::max(1, sm_count / 6)
                                                                          : 0;
     P.group_heads = group > 0 && group < bh ? int(group) : 0;
-  }
-  // Clusters of two CTAs with K/V multicast (FwdParams90::cluster, fwd_kernel.h kCluster): each CTA
-  // of a pair of query blocks of one head loads half of each K and V block for both, so an SM takes
-  // half the K/V bytes from L2. Where every tile of a pair walks the same keys with every consumer
-  // warpgroup live: head_dim 128's plain kernel on two consumers with the switches' defaults, no
-  // causal mask, window, varlen or GQA packing, a persistent grid, and query blocks in pairs
-  // within a head (seqlen_q a multiple of 256). Its units are pairs of tiles on clusters, with the
-  // one-CTA kernel's schedule (tickets, a stream-K tail over pairs; launch.h). By default at head_dim
-  // 128 over 512 keys. Session 64 (H100, 2 rounds, TFLOP/s the pair schedule / the pairs' static
-  // rounds / one CTA): 1k 603 / 612 / 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 /
-  // 724, 16k 724 / 710 / 710; head_dim 256 8k 803 / - / 802 (not by default). So up to 1024 keys
-  // the pairs take static rounds (no tickets, no tail; session 62 call 5: 1k 619 / 602 against one
-  // CTA, 1k with GQA 4 626 / 614), and at 512 keys none (a 4-block walk: 507 / 519, the pair's
-  // lockstep costs more than the bytes). Each CTA loads half of each block's rows (session 63's
-  // halves by 64-column panels measured the same at head_dim 128 and 0.7% slower at 256, and were
-  // dropped). FLASHATTN_SM90_CLUSTER=1 takes it wherever it applies, =require fails where it does
-  // not (tests), =0 never.
-  bool cluster_static = false;  // static rounds of pairs (below)
-  {
-    const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : kernel.head_dim == 128 && p.max_seqlen_k > 512;
-    const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
-                    plain && block_m == 128 && P.pack == 1 &&
-                    !p.causal && P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
-                    !sm90::fwd90_switched(P) && p.max_seqlen_q % 256 == 0 && P.sm_count >= 2;
-    if (want && !ok && cl != nullptr && cl[0] == 'r')
-      throw CudaError(
-          "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128 or 256 "
-          "tiers with head_dim_v the same, no score "
-          "modifier, dropout, causal mask, window, varlen or GQA packing, seqlen_q a multiple of 256, two consumers, "
-          "the switches' defaults and a persistent grid)");
-    P.cluster = want && ok ? 1 : 0;
-    if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)
-    cluster_static = P.cluster != 0 && cl == nullptr && p.max_seqlen_k <= 1024;
   }
   const int box_kv = P.cluster ? block_n / 2 : block_n;
   P.tma_q = sm90::make_tensor_map(P.p.q, p.dtype, p.head_dim, rows_q, p.num_heads, batch, block_m / P.pack, P.pack);

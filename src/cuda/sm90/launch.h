@@ -66,7 +66,10 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   const int64_t tiles = fwd90_tiles(P.p.seqlen_q, rows_per_head, pairs);
   if (tiles == 0) return;
   if (tiles >= (int64_t(1) << 31)) throw CudaError("flashattn: internal error: sm90 forward with 2^31 tiles or more");
-  P.tiles = TileMap90(pairs, P.p.num_m_blocks, P.p.causal, P.p.cu_seqlens_q != nullptr, P.group_heads);
+  // (A cluster's map is over its units, pairs of query blocks 2 m and 2 m + 1 of one head: the
+  // kernel takes block 2 m + its rank; causal, the longest pairs first.)
+  P.tiles = TileMap90(pairs, P.cluster ? P.p.num_m_blocks / 2 : P.p.num_m_blocks, P.p.causal,
+                      P.p.cu_seqlens_q != nullptr, P.group_heads);
   P.heads_div = FastDiv(uint32_t(P.p.num_heads / P.pack));
   P.rows_div = FastDiv(uint32_t(rows_per_head));
   const int64_t blocks = fwd90_grid(tiles, P.persistent != 0, P.sm_count);
@@ -78,7 +81,7 @@ void launch_fwd90_config(FwdParams90 P, cudaStream_t stream) {
   if (P.sk.plan.width == 0) P.sk.plan = StreamK(tiles, blocks, 0);  // whole rounds only: their count
   if constexpr (!kExtras && !kDrop && !kCap && !kAlibi && fwd90_has_cluster_kernel<C>()) {
     if (P.cluster) {
-      if (blocks % 2 != 0 || tiles % 2 != 0 || fwd90_switched(P))
+      if (blocks % 2 != 0 || P.p.num_m_blocks % 2 != 0 || fwd90_switched(P))
         throw CudaError("flashattn: internal error: sm90 forward cluster on an odd grid or with switches");
       launch_fwd90_cluster<T, C>(P, tiles, blocks, stream);
       return;

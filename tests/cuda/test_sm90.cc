@@ -219,7 +219,7 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 // The forward in clusters of two with K/V multicast (FLASHATTN_SM90_CLUSTER=require: the call
 // fails where it cannot take that kernel) against the kernel of one CTA (=0), stream-K off in both
 // (its pieces round differently), with tile tickets (the default) and static rounds
-// (FLASHATTN_SM90_DYNAMIC=0: the default's below 1024 keys), each CTA loading half of each K/V
+// (FLASHATTN_SM90_DYNAMIC=0: head_dim 128's default up to 1024 keys), each CTA loading half of each K/V
 // block's rows: the same bytes of O and the LSE, and within the tolerance rule of the reference. Head_dim 128, 120, 256 and 200 (padded), fp16 and bf16, the tiers' two key blocks, keys
 // that end inside a block (the half boxes past the extent read zeros), GQA, one cluster walking
 // every tile (FLASHATTN_SM90_PERSISTENT=2: the ring's phases over many tiles, an odd count

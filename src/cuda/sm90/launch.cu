@@ -237,8 +237,9 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // By default over 512 keys, and under a causal mask over 1024. Session 64 (H100, 2 rounds,
   // TFLOP/s the pair schedule / the pairs' static rounds / one CTA): head_dim 128 1k 603 / 612 /
   // 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 / 724, 16k 724 / 710 / 710. So up to
-  // 1024 keys the pairs take static rounds (no tickets, no tail; session 62 call 5: 1k 619 / 602
-  // against one CTA, 1k with GQA 4 626 / 614), and at 512 keys none (a 4-block walk: 507 / 519,
+  // 1024 keys the pairs take static rounds at head_dim 128 (no tickets, no tail; session 62 call 5:
+  // 1k 619 / 602 against one CTA, 1k with GQA 4 626 / 614; at head_dim 256 1k, session 65: static
+  // 632, the pair schedule 646, one CTA 640), and at 512 keys none (a 4-block walk: 507 / 519,
   // the pair's lockstep costs more than the bytes). Session 65 (H100, 2-3 rounds, the pair schedule
   // in head groups of 8 (below) / one CTA): causal head_dim 128 512 306 / 326, 1k 446 / 451, 2k
   // 567 / 566, 4k 653 / 625, 8k 704 / 643, 16k 720-729 / 683; causal head_dim 256 512 294 / 288,
@@ -265,7 +266,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
           "the switches' defaults and a persistent grid)");
     P.cluster = want && ok ? 1 : 0;
     if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)
-    cluster_static = P.cluster != 0 && cl == nullptr && p.max_seqlen_k <= 1024;
+    cluster_static = P.cluster != 0 && cl == nullptr && p.max_seqlen_k <= 1024 && kernel.head_dim == 128;
   }
   // Causal tiles in head groups (config.h TileMap90; sessions 14-15). Longest first over all
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming

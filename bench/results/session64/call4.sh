@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# (Ran in session 65 on an H100 with the patch at 944ac31; the patch is on main since e00a8fb, so it
+# no longer applies: bench/NOTES.md session 65.)
 # Session 64 call 4 (never ran: no device lent after 20:07; calls 3 and 4 folded here): the
 # default's clusters at head_dim 128 over 512 keys (904fbe3, on main) and causal pairs by
 # FLASHATTN_SM90_CLUSTER=1 (bench/results/session64/causal-pairs.patch, not on main until its

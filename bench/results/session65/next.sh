@@ -5,10 +5,10 @@
 # carry build-carry), then on the device:
 #   COMMIT=<hash> bash bench/results/session65/next.sh      (timeout 600)
 # 0. The forward's tests (the default filter: Sm90.ClusterSameBytes with the partial last tiles of
-#    the patch, and its ineligible calls) and compute-sanitizer (partial tiles of 72 and 96 rows in
-#    the cluster). If they pass, the patch lands on main: the cluster (its default rules) for
-#    seqlen_q with an even count of 128-row blocks whose last has over 64 rows, e.g. 1000, 2000,
-#    8150 (it was only multiples of 256).
+#    the patch, and its ineligible calls) and compute-sanitizer (partial tiles of 72 and 36 rows in
+#    the cluster, the latter with an idle warpgroup). If they pass, the patch lands on main: the
+#    cluster (its default rules) for seqlen_q with an even count of 128-row blocks, e.g. 1000,
+#    2000, 4000, 8150 (it was only multiples of 256).
 # 1. The same-run table with FA2 and cuDNN (tiers 64, 128, 256), wanted on an H200 (issue 4 and
 #    5's figures are the H200's; none was lent in session 65).
 # 2. The forward's causal head groups for the one-CTA kernel (FLASHATTN_SM90_CLUSTER=0: the calls
@@ -24,10 +24,11 @@
 #    default (session 28 tuned it); if a size wins >2% at causal d256 8k (0.94x cuDNN on the H100
 #    in session 65), the rule changes.
 set -u
-# The A/B's "new" on 2000 and 8150 queries is the patch's cluster; "off" one CTA (predicted: as at
-# 2048 / 8192, +1-2% without a mask, +5-9% causal at 8150).
+# The A/B's "new" on 2000, 4000 (an idle warpgroup in the last tiles) and 8150 queries is the
+# patch's cluster; "off" one CTA (predicted: as at 2048 / 4096 / 8192, +1-2% without a mask, +4-9%
+# causal at 4000 and 8150).
 BINS=build-carry/bins.tar.xz CTEST_TIMEOUT=120 SAN=1 AB=1 ROUNDS=2 \
-  SHAPES="128,2048,1;128,4096,1;128,8192,1;128,16384,1;256,4096,1;256,8192,1;64,4096,1;64,8192,1;64,16384,1;128,2000,0;128,2000,1;128,8150,0;128,8150,1" \
+  SHAPES="128,2048,1;128,4096,1;128,8192,1;128,16384,1;256,4096,1;256,8192,1;64,4096,1;64,8192,1;64,16384,1;128,2000,0;128,2000,1;128,4000,0;128,4000,1;128,8150,0;128,8150,1" \
   VARIANTS="g4:FLASHATTN_SM90_CLUSTER=0,FLASHATTN_SM90_CAUSAL_GROUPS=4;g8:FLASHATTN_SM90_CLUSTER=0,FLASHATTN_SM90_CAUSAL_GROUPS=8;g16:FLASHATTN_SM90_CLUSTER=0,FLASHATTN_SM90_CAUSAL_GROUPS=16;none:FLASHATTN_SM90_CLUSTER=0,FLASHATTN_SM90_CAUSAL_GROUPS=0;off:FLASHATTN_SM90_CLUSTER=0" \
   TABLE=1 ROUNDS_TABLE=2 TABLE_ARGS="--hdims 64,128,256" BUDGET=500 bash bench/gpu/device_call.sh
 python3 bench/gpu/sm90_variants.py --pass bwd --bench /tmp/bins/flashattn_gpu_bench \

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
 [--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--self-arrive] [--cluster]
-[--cluster-producer-arrives] [--stages S] [--seed N] [--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--cluster-producer-arrives] [--cluster-whole] [--cluster-idle-no-wait] [--stages S] [--seed N]
+[--trials N]: a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -77,6 +78,18 @@ rule in the cluster (the producer arrives for the skippers on both CTAs' empty b
 0's last warpgroup skipping the lead blocks with nobody in that CTA waiting on them): a stale
 parity wait (session 63's design had a wait-only turn for it; session 64's pair design waits in
 every skipping warpgroup instead).
+Partial pairs (session 65, bench/results/session65/partial-pairs.patch: fwd_kernel.h pass_block
+and its `if (idle)` branch): rank 1's tile, the last of a head, may have 64 rows or fewer, so its
+warpgroup 1 is idle (rank 0's tile has both live). In the tile sequences rank 1's tile has L = 1
+or 2 (every combination in the enumerated ones, half of the random ones' tiles; --cluster-whole:
+L = 2 always, the model before session 65, same output). An idle warpgroup takes no turns (with
+one live warpgroup there are none) and, for each key block of the walk in order, waits on its K
+and V full barriers with the use's parity itself, then releases it in both CTAs (pass_block: the
+producer arrives for nobody), concurrently with the live warpgroup's walk. Its live warpgroup 0
+skips nothing (the last live one; no turns). Mutation it must refute: --cluster-idle-no-wait, the
+idle warpgroup releasing each use without waiting on its full barriers: it runs ahead of the ring
+and arrives on an empty barrier for a use whose previous phase has not completed (an ERROR above:
+the arrival would count in the wrong phase).
 
 Prints one line per K; exit 0 if every run passed, else 1.
 """
@@ -102,6 +115,8 @@ class Rules:
     self_arrive = False   # idle and skipping warpgroups wait on and release their uses themselves
     cluster = False       # two CTAs walking one pair's key blocks (fwd_kernel.h kCluster, below)
     cluster_producer_arrives = False  # mutation: the cluster with the one-CTA kernel's skip rule
+    cluster_whole = False  # --cluster: rank 1's tiles always whole (no idle warpgroup; before session 65)
+    cluster_idle_no_wait = False  # mutation: --cluster's idle warpgroup releases its uses without waiting
 
 
 def pass_use(j, t):
@@ -128,9 +143,10 @@ def program(cw, K, tiles, R):
         turns = R.pingpong and live > 1
         next_cw = (cw + 1) % K if R.mutate else (cw + 1 if cw + 1 < live else 0)
         if cw >= live or n_count == 0:
-            if R.self_arrive:  # --self-arrive: the idle warpgroup waits on and releases every use
-                for j in range(u, u + n_count):
-                    ops += pass_use(j, t)
+            if R.self_arrive or self_skip(R):  # --self-arrive, --cluster (pass_block): the idle
+                for j in range(u, u + n_count):  # warpgroup waits on and releases every use
+                    # (--cluster-idle-no-wait: releases it without waiting)
+                    ops += pass_use(j, t)[2:] if R.cluster_idle_no_wait and not R.self_arrive else pass_use(j, t)
             u += n_count  # idle: it0 += n_count
             if n_count > 0 and not R.self_arrive:
                 run = 0
@@ -352,33 +368,39 @@ def skip_counts(n, live, K, R, rng):
     return tuple(rng.randint(0, top) if w < live - 1 else 0 for w in range(K))
 
 
-def pair_skips(n, K, R, rng):
+def pair_skips(n, K, R, rng, live1=None):
     """--cluster: a pair's skip counts, (rank 0's, rank 1's), over the pair's walk of n key blocks
-    (the union of its tiles' walks; every warpgroup live: the cluster's tiles are whole). Each
-    rank's own skips as fwd90_skip_blocks forms them (every warpgroup but the last 0 .. its walk's
-    length - 1); rank 0's walk is shorter by lead = 0 .. n blocks at its start (under a causal mask
-    its rows see fewer keys; lead = n: none at all), which each of its warpgroups skips first."""
+    (the union of its tiles' walks; rank 0's tile has every warpgroup live, rank 1's live1: K, or
+    1 where it is a head's last with 64 rows or fewer). Each rank's own skips as fwd90_skip_blocks
+    forms them (every live warpgroup but the last 0 .. its walk's length - 1; none with one live);
+    rank 0's walk is shorter by lead = 0 .. n blocks at its start (under a causal mask its rows see
+    fewer keys; lead = n: none at all), which each of its warpgroups skips first."""
+    live1 = K if live1 is None else live1
     if not R.skip or not R.pingpong or K == 1 or n == 0:
         return (0,) * K, (0,) * K
 
-    def own(m):
-        return tuple(rng.randint(0, m - 1) if w < K - 1 and m > 0 else 0 for w in range(K))
+    def own(m, live):
+        return tuple(rng.randint(0, m - 1) if w < live - 1 and m > 0 else 0 for w in range(K))
 
     lead = rng.randint(0, n)
-    rank0 = (n,) * K if lead == n else tuple(lead + x for x in own(n - lead))
-    return rank0, own(n)
+    rank0 = (n,) * K if lead == n else tuple(lead + x for x in own(n - lead, K))
+    return rank0, own(n, live1)
 
 
 def sequences(K, trials, R, rng):
     """Every sequence of up to 3 tiles with n_count 0..2 (twice, with random skip counts), then
-    `trials` random ones. --cluster: a sequence per CTA (pair_skips)."""
+    `trials` random ones. --cluster: a sequence per CTA (pair_skips); `live` is rank 1's (1: its
+    warpgroup 1 idle; --cluster-whole: K always), rank 0's tiles have every warpgroup live."""
     def tiles_of(seq):
         if not R.cluster:
             return [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
-        pairs = [pair_skips(n, K, R, rng) for n, _ in seq]
-        return [[(n, K, sk[c]) for (n, _), sk in zip(seq, pairs)] for c in range(2)]
+        lives = [K if R.cluster_whole else live for _, live in seq]
+        pairs = [pair_skips(n, K, R, rng, live1) for (n, _), live1 in zip(seq, lives)]
+        return [[(n, K if c == 0 else live1, sk[c]) for (n, _), live1, sk in zip(seq, lives, pairs)]
+                for c in range(2)]
 
-    kinds = [(n, live) for n in range(3) for live in (range(1, K + 1) if not R.cluster else (K,))]
+    cluster_lives = (K,) if R.cluster_whole else (1, K)  # rank 1's (the cluster kernel: K = 2)
+    kinds = [(n, live) for n in range(3) for live in (range(1, K + 1) if not R.cluster else cluster_lives)]
     for length in range(1, 4):
         for seq in itertools.product(kinds, repeat=length):
             for _ in range(2):
@@ -419,6 +441,10 @@ def main():
                     help="two CTAs on a pair's walk, each producer loading half of every block into both (kCluster)")
     ap.add_argument("--cluster-producer-arrives", action="store_true",
                     help="mutation: --cluster with the one-CTA skip rule (the producer arrives for skippers, in both CTAs)")
+    ap.add_argument("--cluster-whole", action="store_true",
+                    help="--cluster with rank 1's tiles always whole (no idle warpgroup: the model before session 65)")
+    ap.add_argument("--cluster-idle-no-wait", action="store_true",
+                    help="mutation: --cluster with the idle warpgroup releasing its uses without waiting on them")
     ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
@@ -430,7 +456,9 @@ def main():
     R.skip_no_turn, R.skip_all, R.fifo, R.s0_free = args.skip_no_turn, args.skip_all, args.fifo, args.s0_free
     R.early_s0, R.last_pv_free = args.early_s0, args.last_pv_free
     Rules.self_arrive = R.self_arrive = args.self_arrive
-    Rules.cluster = R.cluster = args.cluster or args.cluster_producer_arrives
+    Rules.cluster = R.cluster = (args.cluster or args.cluster_producer_arrives or args.cluster_whole
+                                 or args.cluster_idle_no_wait)
+    R.cluster_whole, R.cluster_idle_no_wait = args.cluster_whole, args.cluster_idle_no_wait
     Rules.cluster_producer_arrives = R.cluster_producer_arrives = args.cluster_producer_arrives
     rng = random.Random(args.seed)
     ok = True
@@ -443,7 +471,9 @@ def main():
                                          ("last P V outside the turns", R.last_pv_free),
                                          ("every warpgroup waits on and releases every use", R.self_arrive),
                                          ("a cluster of two on pairs' walks", R.cluster),
-                                         ("the producer arrives for skippers in both CTAs", R.cluster_producer_arrives)]
+                                         ("rank 1's tiles whole", R.cluster and R.cluster_whole),
+                                         ("the producer arrives for skippers in both CTAs", R.cluster_producer_arrives),
+                                         ("idle warpgroups release without waiting", R.cluster_idle_no_wait)]
                          if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "

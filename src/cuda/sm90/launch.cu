@@ -251,9 +251,7 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   bool cluster_static = false;  // static rounds of pairs (below)
   {
     const char* cl = std::getenv("FLASHATTN_SM90_CLUSTER");
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r'
-                                    : (kernel.head_dim == 128 || kernel.head_dim == 256) &&
-                                          p.max_seqlen_k > (p.causal ? 1024 : 512);
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : p.max_seqlen_k > (p.causal ? 1024 : 512);
     const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
                     plain && block_m == 128 && P.pack == 1 &&
                     P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&

@@ -153,22 +153,27 @@ int main() {
   guarded([] { run(DType::Float16, 128, 128, 130, 300, 8, 2, false, 0.0f, false, false, 0.0f, true); });
   guarded([] { run(DType::BFloat16, 128, 128, 100, 150, 2, 2, true, 0.0f, false, true, 0.0f, true); });
   // The sm90 forward in clusters of two with K/V multicast (the 128- and 176-key blocks; GQA;
-  // causal pairs, rank 0 skipping the pair's extra blocks, at head_dim 128 and 256).
+  // causal pairs, rank 0 skipping the pair's extra blocks, at head_dim 128 and 256; partial last
+  // tiles of 72 and 36 rows, the latter with an idle warpgroup).
   setenv("FLASHATTN_SM90_CLUSTER", "1", 1);
   guarded([] { run(DType::BFloat16, 128, 128, 512, 517, 4, 2, false, 0.0f, false, false); });
   guarded([] { run(DType::BFloat16, 128, 128, 512, 700, 2, 1, true, 0.0f, false, false); });
+  guarded([] { run(DType::Float16, 128, 128, 200, 300, 2, 2, false, 0.0f, false, false); });
+  guarded([] { run(DType::BFloat16, 128, 128, 420, 517, 2, 1, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 256, 256, 512, 517, 2, 1, true, 0.0f, false, false); });
   setenv("FLASHATTN_SM90_BLOCKN", "alt", 1);
   guarded([] { run(DType::Float16, 128, 128, 256, 400, 2, 1, false, 0.0f, false, false); });
   unsetenv("FLASHATTN_SM90_BLOCKN");
-  // ... on four clusters: whole pairs by ticket, then a stream-K tail (30 pairs), and causal pairs
-  // by ticket (the caller's FLASHATTN_SM90_PERSISTENT restored after).
+  // ... on four clusters: whole pairs by ticket, then a stream-K tail (30 pairs; 35 with partial
+  // last tiles of 36 rows), and causal pairs by ticket (the caller's FLASHATTN_SM90_PERSISTENT restored
+  // after).
   {
     const char* was = std::getenv("FLASHATTN_SM90_PERSISTENT");
     const std::string saved = was != nullptr ? was : "";
     setenv("FLASHATTN_SM90_PERSISTENT", "8", 1);
     setenv("FLASHATTN_SM90_STREAMK", "1", 1);
     guarded([] { run(DType::BFloat16, 128, 128, 768, 517, 5, 1, false, 0.0f, false, false); });
+    guarded([] { run(DType::Float16, 128, 128, 1700, 600, 5, 1, false, 0.0f, false, false); });
     unsetenv("FLASHATTN_SM90_STREAMK");
     guarded([] { run(DType::BFloat16, 128, 128, 768, 640, 5, 1, true, 0.0f, false, false); });
     if (was != nullptr) setenv("FLASHATTN_SM90_PERSISTENT", saved.c_str(), 1);

@@ -229,7 +229,9 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 // block, and short of it (rank 0's rows seeing no key in some pairs: a whole walk of one block,
 // and at head_dim 256 of two, skipped, one cluster walking every tile in the last), on the 128-,
 // 176-, 80- and 64-key blocks; by ticket in head groups of two (the default's groups on a full
-// GPU). An ineligible call (a window) fails with =require.
+// GPU). Partial last tiles, causal and not: of 65-127 rows (both warpgroups live), and of 64 rows
+// or fewer (rank 1's warpgroup 1 idle: it waits on and releases every block of the walk in both
+// CTAs). Ineligible calls (a window, an odd count of query blocks) fail with =require.
 TEST(Sm90, ClusterSameBytes) {
   REQUIRE_SM90();
   struct Shape {
@@ -256,6 +258,21 @@ TEST(Sm90, ClusterSameBytes) {
       {DType::Float16, 200, 768, 1000, 3, 3, 1, true, "alt", "4"},
       {DType::BFloat16, 256, 512, 100, 2, 1, 1, true, "default", nullptr},
       {DType::Float16, 256, 512, 100, 3, 1, 2, true, "alt", "2"},
+      // Partial last tiles: 1000 = 7 x 128 + 104, 449 = 3 x 128 + 65 (warpgroup 1's one live row
+      // the causal walk's last), 480 = 3 x 128 + 96; of 64 rows or fewer, rank 1's warpgroup 1
+      // idle (passing over the walk's blocks): 1700 = 13 x 128 + 36, 960 = 7 x 128 + 64, 385 = 3 x
+      // 128 + 1, 420 = 3 x 128 + 36.
+      {DType::BFloat16, 128, 1000, 1000, 2, 1, 2, false, "default", "2"},
+      {DType::Float16, 128, 449, 600, 2, 1, 1, true, "default", "2"},
+      {DType::Float16, 128, 1000, 1100, 3, 1, 1, true, "alt", "2"},
+      {DType::BFloat16, 128, 480, 300, 3, 3, 2, true, "default", "4"},
+      {DType::Float16, 256, 480, 517, 2, 1, 2, false, "default", nullptr},
+      {DType::BFloat16, 256, 1000, 900, 2, 1, 1, true, "alt", nullptr},
+      {DType::BFloat16, 128, 1700, 1800, 2, 1, 1, true, "default", "4"},
+      {DType::Float16, 128, 960, 960, 3, 1, 1, false, "alt", "2"},
+      {DType::BFloat16, 128, 385, 400, 2, 2, 1, true, "default", nullptr},
+      {DType::Float16, 256, 420, 517, 2, 1, 2, true, "default", "2"},
+      {DType::BFloat16, 256, 960, 700, 2, 1, 1, false, "alt", nullptr},
   };
   int ran = 0;
   for (const Shape& sh : shapes) {
@@ -292,22 +309,30 @@ TEST(Sm90, ClusterSameBytes) {
     ++ran;
   }
   if (ran == 0) GTEST_SKIP() << "tiers 128 and 256 not in this build";
-  Spec window;
-  window.dtype = DType::BFloat16;
-  window.head_dim = 128;
-  window.seqlen_q = window.seqlen_k = 512;
-  window.window_left = 100;
-  window.backend = Backend::Cuda;
-  Case c(window);
-  GpuCase g(c);
-  with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { EXPECT_THROW(g.run_forward(), std::runtime_error); });
+  // Ineligible calls fail with =require: a window; an odd count of query blocks (640 = 5 x 128,
+  // 1100 = 8 x 128 + 76).
+  for (int variant = 0; variant < 3; ++variant) {
+    Spec s;
+    s.dtype = DType::BFloat16;
+    s.head_dim = 128;
+    s.seqlen_q = s.seqlen_k = 512;
+    if (variant == 0) s.window_left = 100;
+    if (variant == 1) s.seqlen_q = 640;
+    if (variant == 2) s.seqlen_q = 1100;
+    s.backend = Backend::Cuda;
+    SCOPED_TRACE(s.str());
+    Case c(s);
+    GpuCase g(c);
+    with_env("FLASHATTN_SM90_CLUSTER", "require", [&] { EXPECT_THROW(g.run_forward(), std::runtime_error); });
+  }
 }
 
 // The cluster's stream-K tail (FLASHATTN_SM90_STREAMK=1): the last rounds' pairs split into
 // pieces of key blocks between clusters, each rank merging its tile's partial from the same rank
 // of the next cluster, after whole pairs by ticket (the default) or static rounds. Grids of two,
-// three and four clusters over 9, 10 and 15 pairs (a tail in every case), against the reference
-// within the tolerance rule (the pieces round unlike whole tiles).
+// three and four clusters over 9, 10 and 15 pairs, and three over 20, 10 and 14 pairs whose last
+// tiles are partial (a tail in every case), against the reference within the tolerance rule (the
+// pieces round unlike whole tiles).
 TEST(Sm90, ClusterStreamK) {
   REQUIRE_SM90();
   struct Shape {
@@ -320,6 +345,10 @@ TEST(Sm90, ClusterStreamK) {
       {DType::BFloat16, 768, 1000, 3, 1, "default", "4"},
       {DType::Float16, 512, 777, 5, 1, "alt", "6"},
       {DType::BFloat16, 1280, 1500, 3, 1, "default", "8"},
+      // Partial last tiles (104, 96 and 36 rows): 20, 10 and 14 pairs on three clusters.
+      {DType::BFloat16, 1000, 1000, 5, 1, "default", "6"},
+      {DType::Float16, 480, 777, 5, 1, "alt", "6"},
+      {DType::BFloat16, 1700, 1000, 2, 1, "default", "6"},
   };
   for (const Shape& sh : shapes) {
     Spec s;

@@ -487,7 +487,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           // the start of the walk that this tile's rows do not see (rank 0's past its diagonal, or
           // all where its rows see none) every warpgroup passes over first: skips (waiting on the
           // blocks' K and V and releasing them, below), added to its own. Without turns (never:
-          // the cluster's tiles are whole) they would be computed, masked.
+          // rank 0's tiles have both warpgroups live) they would be computed, masked.
           int pair_lo, pair_hi;
           const int pm0 = cur.m0 - int(cluster_rank()) * rows_per_head;
           mask.key_range(pm0, pm0 + 2 * rows_per_head, &pair_lo, &pair_hi);
@@ -520,7 +520,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       // blockIdx.x, kCluster the cluster's), then *c jumps to dp_rounds: the tail's pieces, or the end.
       bool by_ticket = P.tile_tickets != nullptr;
       // Ticket *c - 1 is asked for by the walk (at q_at below); next_item asks again for each
-      // tile it skips (past its sequence; kCluster never: the launcher's pairs are all whole).
+      // tile it skips (past its sequence; kCluster never: the launcher's pairs have both tiles).
       auto next_item = [&](int* c) {
         for (bool retry = false;; retry = true) {
           StreamKPiece pc;
@@ -610,7 +610,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
           const uint32_t phase = (it / kStages) & 1;
           unsigned char* sK = smem + C::kOffK + st * C::kBytesK;
           unsigned char* sV = smem + C::kOffV + st * C::kBytesV;
-          // (kCluster: none; its warpgroups are never idle and release the blocks they skip.)
+          // (kCluster: none; its warpgroups release the blocks they skip or pass over idle.)
           const int c_arr = kCluster ? 0 : c_idle + (c_skip != 0 ? fwd90_skippers(c_skip, i, C::kConsumers) : 0);
 #ifdef FLASHATTN_SM90_MEASURE_KV_LOADS
           // A measurement build only (wrong results; bench/NOTES.md session 62): what the K/V
@@ -769,6 +769,24 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   auto release_v = [&](int i) {
     if (tid == 0) mbar_arrive(v_empty + stage_of(i));
     if (kCluster && tid == 0) mbar_arrive_cluster(v_empty + stage_of(i), peer);
+  };
+  // kCluster: the peer's producer loads into this CTA's stages too, and a block's empty barriers
+  // count both CTAs' warpgroups, so a warpgroup that passes over a block (a skip below, or idle)
+  // waits on its K and V and releases them in both CTAs itself (no producer arrivals). Every
+  // phase is then waited on in each CTA, whichever warpgroups pass.
+  auto pass_block = [&](int j) {
+    mbar_wait(k_full + stage_of(j), phase_of(j));
+    mbar_wait(v_full + stage_of(j), phase_of(j));
+    // Every warp past its waits before the release: a warp still polling when the stage has
+    // been refilled would see the same parity again and wait a phase too far (on the compute
+    // path the wgmma's warpgroup-wide wait orders the release the same way).
+    named_bar_sync(1 + C::kConsumers + cw, 128);
+    if (tid == 0) {
+      mbar_arrive(k_empty + stage_of(j));
+      mbar_arrive_cluster(k_empty + stage_of(j), peer);
+      mbar_arrive(v_empty + stage_of(j));
+      mbar_arrive_cluster(v_empty + stage_of(j), peer);
+    }
   };
   // Dropout's keep bits of key block i for this thread's two rows (bit 2 t + e of word t / 16:
   // column pair t, column e of it), drawn between S_i's issue and its wait, where the tensor
@@ -1148,12 +1166,16 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     all_hi = r.all_hi;
     mask = semantics::make_mask(r.seqlen_q, r.seqlen_k, p.window_left, p.window_right, p.causal);
     // An idle warpgroup (no query row in the tile) takes none of its key blocks: the producer
-    // arrived on their stages for it; it releases Q and writes nothing.
+    // arrived on their stages for it (kCluster: it passes over each, outside the turns, which go
+    // round the live warpgroups only; rank 1's last tile of a head with 64 rows or fewer); it
+    // releases Q and writes nothing.
     const int live = live_consumers(r.rows);
     const bool idle = cw >= live;
     turns = pingpong && live > 1;
     next_cw = cw + 1 < live ? cw + 1 : 0;
     if (idle) {
+      if constexpr (kCluster)
+        for (int j = 0; j < n_count; ++j) pass_block(j);
       it0 += n_count;
       if (n_count > 0) run = 0;
       n_count = 0;
@@ -1161,33 +1183,17 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // Key blocks this warpgroup's rows do not see at the walk's start (0 without turns or for idle
     // warpgroups: the producer's rule; never the walk's last, so skip < n_count): an empty turn
     // each, so the turns keep their order, then the rest of the walk; the producer arrives on
-    // their stages for it. Its later parity waits on such a stage come in its own turns after the
-    // last live warpgroup's turns that waited on the skipped phases (tools/pingpong_model.py
-    // checks it with K and V and loads landing in any order).
-    // kCluster: the peer's producer loads into this CTA's stages too, and a block's empty barriers
-    // count both CTAs' warpgroups, so a skipping warpgroup waits on the block's K and V and
-    // releases them in both CTAs itself (no producer arrivals). Every phase is then waited on in
-    // each CTA, whichever warpgroups skip (rank 0's all do at the walk's start under a causal mask:
-    // the pair's extra blocks).
+    // their stages for it (kCluster: it passes over them, pass_block; rank 0's warpgroups all do
+    // at the walk's start under a causal mask: the pair's extra blocks). Its later parity waits on
+    // such a stage come in its own turns after the last live warpgroup's turns that waited on the
+    // skipped phases (tools/pingpong_model.py checks it with K and V and loads landing in any
+    // order).
     const int skip = fwd90_skip_of(r.skip, cw);
     if (skip > 0) {
       for (int j = 0; j < skip; ++j) {
         my_turn();
         hand_over();
-        if constexpr (kCluster) {
-          mbar_wait(k_full + stage_of(j), phase_of(j));
-          mbar_wait(v_full + stage_of(j), phase_of(j));
-          // Every warp past its waits before the release: a warp still polling when the stage
-          // has been refilled would see the same parity again and wait a phase too far (on the
-          // compute path the wgmma's warpgroup-wide wait orders the release the same way).
-          named_bar_sync(1 + C::kConsumers + cw, 128);
-          if (tid == 0) {
-            mbar_arrive(k_empty + stage_of(j));
-            mbar_arrive_cluster(k_empty + stage_of(j), peer);
-            mbar_arrive(v_empty + stage_of(j));
-            mbar_arrive_cluster(v_empty + stage_of(j), peer);
-          }
-        }
+        if constexpr (kCluster) pass_block(j);
       }
       it0 += skip;
       n_hi -= skip;

@@ -8,7 +8,9 @@
 // batch defaults to tokens / seqlen; FLOPs count the visible query-key pairs, s^2 / 2 if causal
 // and square as shared/ANCHORS.md does)
 //                       [--iters 30] [--warmup 5] [--pass fwd|bwd|both] [--dtype bf16|fp16]
-//                       [--deterministic 0|1] [--dropout P] [--softcap C] [--alibi 0|1]
+//                       [--deterministic 0|1] [--dropout P] [--softcap C] [--alibi 0|1] [--window L,R]
+// (--window L,R: a sliding window, -1 an open side, with the shape's causal flag; FLOPs count the
+// pairs it leaves visible)
 // (--alibi 1: slopes 2^(-8 (h + 1) / heads), one per query head)
 // (options other than the defaults name the records' impl "flashattn+deterministic",
 // "flashattn+dropout0.1", "flashattn+softcap30", "flashattn+alibi", ..., so that they never mix with the plain runs)
@@ -154,6 +156,7 @@ void sustain(F&& f, double seconds, double ms_each, cudaStream_t s, const Energy
 int main(int argc, char** argv) {
   std::string shapes = "128,8192,0", pass = "both", dtype = "bf16";
   int tokens = 16384, model_dim = 2048, iters = 30, warmup = 5, deterministic = 0, alibi = 0;
+  int window_left = -1, window_right = -1;
   float dropout = 0.0f, softcap = 0.0f;
   double sustain_s = 0.0;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -169,6 +172,12 @@ int main(int argc, char** argv) {
     else if (k == "--dropout") dropout = float(std::atof(v.c_str()));
     else if (k == "--softcap") softcap = float(std::atof(v.c_str()));
     else if (k == "--alibi") alibi = std::atoi(v.c_str());
+    else if (k == "--window") {
+      if (std::sscanf(v.c_str(), "%d,%d", &window_left, &window_right) != 2) {
+        std::fprintf(stderr, "--window wants L,R (-1: an open side), got %s\n", v.c_str());
+        return 2;
+      }
+    }
     else if (k == "--sustain") sustain_s = std::atof(v.c_str());
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
@@ -185,6 +194,8 @@ int main(int argc, char** argv) {
   if (dropout > 0.0f) impl += "+dropout" + std::to_string(dropout).substr(0, 4);
   if (softcap > 0.0f) impl += "+softcap" + std::to_string(int(softcap));
   if (alibi) impl += "+alibi";
+  if (window_left >= 0 || window_right >= 0)
+    impl += "+window" + std::to_string(window_left) + "_" + std::to_string(window_right);
   cudaStream_t stream;
   ok(cudaStreamCreate(&stream), "stream");
   const EnergyCounter energy;
@@ -225,6 +236,8 @@ int main(int argc, char** argv) {
     fa.options.deterministic = deterministic != 0;
     fa.options.dropout_p = dropout;
     fa.options.softcap = softcap;
+    fa.options.window_left = window_left;
+    fa.options.window_right = window_right;
     if (alibi) fa.options.alibi_slopes = TensorView::contiguous(slopes, DType::Float32, {heads});
     Context ctx;
     ctx.backend = Backend::Cuda;
@@ -236,6 +249,16 @@ int main(int argc, char** argv) {
     } else if (causal) {
       pairs = 0;
       for (int i = 0; i < seqlen; ++i) pairs += std::max(0, std::min(seqlen_k, i + seqlen_k - seqlen + 1));
+    }
+    if (window_left >= 0 || window_right >= 0) {  // key j visible to query i: the library's mask
+      const int right = causal ? 0 : window_right;
+      pairs = 0;
+      for (int i = 0; i < seqlen; ++i) {
+        const int64_t diag = int64_t(i) + seqlen_k - seqlen;
+        const int64_t lo = window_left >= 0 ? std::max<int64_t>(0, diag - window_left) : 0;
+        const int64_t hi = right >= 0 ? std::min<int64_t>(seqlen_k, diag + right + 1) : seqlen_k;
+        pairs += double(std::max<int64_t>(0, hi - lo));
+      }
     }
     const double flops_fwd = 4.0 * batch * pairs * heads * d;
     // "path": the kernel family the selector ran (cuda-sm80, cuda-sm90), from RunInfo.

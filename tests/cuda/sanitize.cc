@@ -36,7 +36,7 @@ struct Buf {
 };
 
 void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, float dropout, bool det,
-         bool varlen, float softcap = 0.0f, bool alibi = false) {
+         bool varlen, float softcap = 0.0f, bool alibi = false, int window_left = -1, int window_right = -1) {
   std::mt19937 rng(d * 7 + sq);
   const int batch = 2;
   const int64_t tq = int64_t(batch) * sq, tk = int64_t(batch) * sk;
@@ -58,6 +58,8 @@ void run(DType dt, int d, int dv, int sq, int sk, int h, int hkv, bool causal, f
   opt.dropout_p = dropout;
   opt.deterministic = det;
   opt.softcap = softcap;
+  opt.window_left = window_left;
+  opt.window_right = window_right;
   float* slopes = nullptr;  // (heads) ALiBi slopes, 0.05 .. 0.05 h
   if (alibi) {
     std::vector<float> sl(h);
@@ -154,15 +156,19 @@ int main() {
   guarded([] { run(DType::BFloat16, 128, 128, 100, 150, 2, 2, true, 0.0f, false, true, 0.0f, true); });
   // The sm90 forward in clusters of two with K/V multicast (the 128- and 176-key blocks; GQA;
   // causal pairs, rank 0 skipping the pair's extra blocks, at head_dim 128 and 256; partial last
-  // tiles of 72 and 36 rows, the latter with an idle warpgroup).
+  // tiles of 72 and 36 rows, the latter with an idle warpgroup; windows, rank 1 passing over the
+  // walk's last blocks, one with an idle warpgroup too).
   setenv("FLASHATTN_SM90_CLUSTER", "1", 1);
   guarded([] { run(DType::BFloat16, 128, 128, 512, 517, 4, 2, false, 0.0f, false, false); });
   guarded([] { run(DType::BFloat16, 128, 128, 512, 700, 2, 1, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 128, 128, 200, 300, 2, 2, false, 0.0f, false, false); });
   guarded([] { run(DType::BFloat16, 128, 128, 420, 517, 2, 1, true, 0.0f, false, false); });
   guarded([] { run(DType::Float16, 256, 256, 512, 517, 2, 1, true, 0.0f, false, false); });
+  guarded([] { run(DType::BFloat16, 128, 128, 512, 600, 2, 1, true, 0.0f, false, false, 0.0f, false, 150, 0); });
+  guarded([] { run(DType::Float16, 256, 256, 420, 500, 2, 1, false, 0.0f, false, false, 0.0f, false, 100, 60); });
   setenv("FLASHATTN_SM90_BLOCKN", "alt", 1);
   guarded([] { run(DType::Float16, 128, 128, 256, 400, 2, 1, false, 0.0f, false, false); });
+  guarded([] { run(DType::BFloat16, 128, 128, 512, 512, 2, 1, false, 0.0f, false, false, 0.0f, false, 200, -1); });
   unsetenv("FLASHATTN_SM90_BLOCKN");
   // ... on four clusters: whole pairs by ticket, then a stream-K tail (30 pairs; 35 with partial
   // last tiles of 36 rows), and causal pairs by ticket (the caller's FLASHATTN_SM90_PERSISTENT restored

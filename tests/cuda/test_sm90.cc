@@ -231,7 +231,8 @@ void expect_same_bytes(const char* env, std::initializer_list<std::pair<int, boo
 // 176-, 80- and 64-key blocks; by ticket in head groups of two (the default's groups on a full
 // GPU). Partial last tiles, causal and not: of 65-127 rows (both warpgroups live), and of 64 rows
 // or fewer (rank 1's warpgroup 1 idle: it waits on and releases every block of the walk in both
-// CTAs). Ineligible calls (a window, an odd count of query blocks) fail with =require.
+// CTAs). Windows (rank 0 passing over the extra blocks at the walk's start, rank 1 those at its
+// end). Ineligible calls (an odd count of query blocks, softcap) fail with =require.
 TEST(Sm90, ClusterSameBytes) {
   REQUIRE_SM90();
   struct Shape {
@@ -240,6 +241,7 @@ TEST(Sm90, ClusterSameBytes) {
     bool causal;
     const char* blockn;
     const char* persistent;
+    int window_left = -1, window_right = -1;
   };
   const Shape shapes[] = {
       {DType::BFloat16, 128, 512, 517, 4, 2, 2, false, "default", nullptr},
@@ -273,6 +275,20 @@ TEST(Sm90, ClusterSameBytes) {
       {DType::BFloat16, 128, 385, 400, 2, 2, 1, true, "default", nullptr},
       {DType::Float16, 256, 420, 517, 2, 1, 2, true, "default", "2"},
       {DType::BFloat16, 256, 960, 700, 2, 1, 1, false, "alt", nullptr},
+      // Windows: the pair walks the union of its tiles' key blocks, rank 0 passing over the
+      // extra ones at the walk's start, rank 1 those at its end (trailing passes: one block at 128
+      // keys, two or three at 64; causal with a left window; both sides bounded; one side open
+      // either way; rows that see no key (300 keys for 512 queries, a window of 50 / 20); an idle
+      // warpgroup in rank 1's last tile (960, 420); 1000 with a partial last tile).
+      {DType::BFloat16, 128, 1024, 1024, 2, 1, 1, true, "default", "2", 300, -1},
+      {DType::Float16, 128, 1024, 1100, 3, 1, 1, true, "alt", "4", 200, -1},
+      {DType::BFloat16, 128, 1000, 1100, 2, 2, 1, false, "default", "2", 200, 150},
+      {DType::Float16, 128, 768, 768, 2, 1, 2, false, "alt", nullptr, 300, -1},
+      {DType::BFloat16, 128, 768, 900, 2, 1, 1, false, "default", "2", -1, 100},
+      {DType::Float16, 128, 512, 300, 2, 1, 1, false, "default", nullptr, 50, 20},
+      {DType::BFloat16, 128, 960, 960, 2, 1, 1, true, "default", "2", 250, -1},
+      {DType::BFloat16, 256, 960, 1000, 2, 1, 1, true, "default", "2", 400, -1},
+      {DType::Float16, 256, 420, 517, 2, 1, 2, false, "alt", nullptr, 100, 60},
   };
   int ran = 0;
   for (const Shape& sh : shapes) {
@@ -285,8 +301,10 @@ TEST(Sm90, ClusterSameBytes) {
     s.heads_kv = sh.heads_kv;
     s.batch = sh.batch;
     s.causal = sh.causal;
+    s.window_left = sh.window_left;
+    s.window_right = sh.window_right;
     s.backend = Backend::Cuda;
-    s.seed = uint64_t(6000 + sh.sq + sh.sk + (sh.causal ? 1 : 0));
+    s.seed = uint64_t(6000 + sh.sq + sh.sk + (sh.causal ? 1 : 0) + 7 * (sh.window_left + sh.window_right));
     if (!tier_in_build(s, false)) continue;
     for (const char* dynamic : {"1", "0"}) {
       SCOPED_TRACE(s.str() + " blockn " + sh.blockn + " persistent " + (sh.persistent ? sh.persistent : "default") +
@@ -309,14 +327,14 @@ TEST(Sm90, ClusterSameBytes) {
     ++ran;
   }
   if (ran == 0) GTEST_SKIP() << "tiers 128 and 256 not in this build";
-  // Ineligible calls fail with =require: a window; an odd count of query blocks (640 = 5 x 128,
-  // 1100 = 8 x 128 + 76).
+  // Ineligible calls fail with =require: an odd count of query blocks (640 = 5 x 128, 1100 = 8 x
+  // 128 + 76); a score modifier (softcap).
   for (int variant = 0; variant < 3; ++variant) {
     Spec s;
     s.dtype = DType::BFloat16;
     s.head_dim = 128;
     s.seqlen_q = s.seqlen_k = 512;
-    if (variant == 0) s.window_left = 100;
+    if (variant == 0) s.softcap = 30.0f;
     if (variant == 1) s.seqlen_q = 640;
     if (variant == 2) s.seqlen_q = 1100;
     s.backend = Backend::Cuda;

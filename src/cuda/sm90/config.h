@@ -106,6 +106,11 @@ FA_HD constexpr int fwd90_skip_blocks(int n_hi, int n_count, int key_lo, int key
 // stored as 0: those blocks are computed, masked, as without the skip).
 FA_HD constexpr int fwd90_skip_field(int count, int cw) { return (count <= 1023 ? count : 0) << (10 * cw); }
 FA_HD constexpr int fwd90_skip_of(int skip, int cw) { return (skip >> (10 * cw)) & 1023; }
+// kCluster (two consumer warpgroups): bits 20 .. 29 hold the key blocks at the end of the walk that
+// every warpgroup of the tile passes over (fwd_kernel.h: rank 1's under a window, the pair's lowest
+// blocks, which only rank 0's rows see; a count past 1023 is stored as 0: computed, masked).
+FA_HD constexpr int fwd90_trail_field(int count) { return fwd90_skip_field(count, 2); }
+FA_HD constexpr int fwd90_trail_of(int skip) { return fwd90_skip_of(skip, 2); }
 // The warpgroups that skip key block i of a tile (the producer's arrivals for them).
 FA_HD constexpr int fwd90_skippers(int skip, int i, int consumers) {
   int n = 0;

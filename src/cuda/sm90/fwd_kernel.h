@@ -274,6 +274,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
   static_assert(!(kExtras && kDrop), "kDrop is the plain kernel with dropout");
   static_assert(!kCluster || (!kExtras && !kDrop && !kSwitches && !kCap && !kAlibi && fwd90_has_cluster_kernel<C>()),
                 "kCluster: the plain kernel's default build (fwd90_has_cluster_kernel)");
+  static_assert(!kCluster || C::kConsumers == 2, "kCluster: two consumer warpgroups (fwd90_trail_field)");
   static_assert(!(kCap && (kExtras || kDrop)), "kCap is the plain kernel with softcap alone");
   static_assert(!(kAlibi && (kExtras || kDrop || kCap)), "kAlibi is the plain kernel with ALiBi alone");
   constexpr bool kDropout = kExtras || kDrop;  // the dropout code is compiled in
@@ -482,23 +483,27 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
             cur.skip |= fwd90_skip_field(fwd90_skip_blocks(cur.n_hi, cur.n_count, lo, hi, kBlockN), w);
           }
         if constexpr (kCluster) {
-          // Both CTAs walk the pair's key blocks: the union of its two tiles' (causal: the same
-          // first block, no window on the cluster; rank 1's rows see the most keys). The blocks at
-          // the start of the walk that this tile's rows do not see (rank 0's past its diagonal, or
-          // all where its rows see none) every warpgroup passes over first: skips (waiting on the
-          // blocks' K and V and releasing them, below), added to its own. Without turns (never:
-          // rank 0's tiles have both warpgroups live) they would be computed, masked.
+          // Both CTAs walk the pair's key blocks: the union of its two tiles' (rank 1's rows see
+          // the highest keys, rank 0's the lowest). The blocks at the start of the walk that this
+          // tile's rows do not see (rank 0's past its diagonal, or all where its rows see none)
+          // every warpgroup passes over first: skips (waiting on the blocks' K and V and releasing
+          // them, below), added to its own. Without turns (never: rank 0's tiles have both
+          // warpgroups live) they would be computed, masked. Under a window the blocks at the end
+          // of the walk that this tile's rows do not see (rank 1's below its window) every
+          // warpgroup passes over after its walk (fwd90_trail_field; outside the turns).
           int pair_lo, pair_hi;
           const int pm0 = cur.m0 - int(cluster_rank()) * rows_per_head;
           mask.key_range(pm0, pm0 + 2 * rows_per_head, &pair_lo, &pair_hi);
           const int pn_lo = pair_lo / kBlockN;
           const int pn_hi = pair_hi > pair_lo ? (pair_hi + kBlockN - 1) / kBlockN : pn_lo;
           const int lead = cur.n_count > 0 ? pn_hi - cur.n_hi : pn_hi - pn_lo;
+          const int trail = cur.n_count > 0 ? cur.n_hi - cur.n_count - pn_lo : 0;
           if (skip_masked && live > 1 && lead > 0) {
             int skip = 0;
             for (int w = 0; w < live; ++w) skip |= fwd90_skip_field(fwd90_skip_of(cur.skip, w) + lead, w);
             cur.skip = skip;
           }
+          if (trail > 0) cur.skip |= fwd90_trail_field(trail);
           cur.n_hi = pn_hi;
           cur.n_count = pn_hi - pn_lo;
         }
@@ -1189,6 +1194,12 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
     // skipped phases (tools/pingpong_model.py checks it with K and V and loads landing in any
     // order).
     const int skip = fwd90_skip_of(r.skip, cw);
+    // kCluster: the key blocks at the walk's end that none of this tile's rows see (rank 1's
+    // below its window; load_tile): passed over after the walk, outside the turns, as an idle
+    // warpgroup passes over its (every warpgroup of the tile the same count, so the turns stay
+    // even; tools/pingpong_model.py --cluster models it).
+    const int trail = kCluster && !idle ? fwd90_trail_of(r.skip) : 0;
+    n_count -= trail;
     if (skip > 0) {
       for (int j = 0; j < skip; ++j) {
         my_turn();
@@ -1273,8 +1284,11 @@ __global__ void __launch_bounds__(C::kThreads, 1) fwd_kernel(const __grid_consta
       release_v(n_count - 1);
     }
     if (n_count == 0) mbar_arrive(q_empty + q_slot);  // every thread (else release_k or kQRegs's load did)
-    it0 += n_count;
-    run = min(run + n_count, kStages);
+    if constexpr (kCluster) {
+      for (int j = n_count; j < n_count + trail; ++j) pass_block(j);
+    }
+    it0 += n_count + trail;
+    run = trail > 0 ? 0 : min(run + n_count, kStages);
     // No O here: an idle warpgroup's rows are none, a partial piece's rest is another CTA's.
     if (idle || role == StreamKPiece::kPartial) {
       if (!idle) save_partial();

@@ -228,13 +228,15 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     while (p.group() % (P.pack * 2) == 0 && block_m / (P.pack * 2) >= p.max_seqlen_q) P.pack *= 2;
   // Clusters of two CTAs with K/V multicast (FwdParams90::cluster, fwd_kernel.h kCluster): each CTA
   // of a pair of query blocks of one head loads half of each K and V block for both, so an SM takes
-  // half the K/V bytes from L2. Where a head's query blocks come in pairs and both tiles of a pair
-  // start their walks at the same key block: head_dim 128's and 256's plain kernel on two consumers with the switches'
-  // defaults, no window, varlen or GQA packing, a persistent grid, and query blocks in pairs within
-  // a head (an even count of 128-row blocks). Under a causal mask the pair walks the union of its tiles'
-  // key blocks, rank 0 skipping the extra ones (fwd_kernel.h). Its units are pairs of tiles on
-  // clusters, with the one-CTA kernel's schedule (tickets, a stream-K tail over pairs; launch.h).
-  // By default over 512 keys, and under a causal mask over 1024. Session 64 (H100, 2 rounds,
+  // half the K/V bytes from L2. Where a head's query blocks come in pairs: head_dim 128's and 256's
+  // plain kernel on two consumers with the switches' defaults, no varlen or GQA packing, a
+  // persistent grid, and query blocks in pairs within a head (an even count of 128-row blocks).
+  // Under a causal mask or a window the pair walks the union of its tiles' key blocks, rank 0
+  // passing over the extra ones at the walk's start, rank 1 (a window) those at its end
+  // (fwd_kernel.h). Its units are pairs of tiles on clusters, with the one-CTA kernel's schedule
+  // (tickets, a stream-K tail over pairs; launch.h). By default over 512 keys, under a causal mask
+  // over 1024, under a window bounded on both sides where its width and the tile's rows span over
+  // 512 keys (the width of a walk, as without a mask). Session 64 (H100, 2 rounds,
   // TFLOP/s the pair schedule / the pairs' static rounds / one CTA): head_dim 128 1k 603 / 612 /
   // 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 / 724, 16k 724 / 710 / 710. So up to
   // 1024 keys the pairs take static rounds at head_dim 128 (no tickets, no tail; session 62 call 5:
@@ -255,16 +257,21 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     // seqlen_q are the one-CTA kernel's: Q read as zeros, O and the LSE not written; a warpgroup
     // with none of its rows there idle, passing over the walk's blocks: fwd_kernel.h pass_block).
     const bool pair_rows = (p.max_seqlen_q + block_m - 1) / block_m % 2 == 0;
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : p.max_seqlen_k > (p.causal ? 1024 : 512);
+    // The keys a tile's walk spans: a window bounded on both sides (causal is right 0) spans its
+    // width and the tile's rows, every tile about the same (as without a mask: over 512); with
+    // one side open the walks grow along the diagonal (as causal: over 1024).
+    const int64_t wl = P.p.window_left, wr = p.causal ? 0 : P.p.window_right;
+    const bool both = wl >= 0 && wr >= 0;
+    const int64_t span = both ? std::min<int64_t>(p.max_seqlen_k, wl + wr + 1 + block_m) : p.max_seqlen_k;
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : span > (!both && (wl >= 0 || wr >= 0) ? 1024 : 512);
     const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
-                    plain && block_m == 128 && P.pack == 1 &&
-                    P.p.window_left < 0 && P.p.window_right < 0 && !p.varlen && P.persistent &&
+                    plain && block_m == 128 && P.pack == 1 && !p.varlen && P.persistent &&
                     !sm90::fwd90_switched(P) && pair_rows && P.sm_count >= 2;
     if (want && !ok && cl != nullptr && cl[0] == 'r')
       throw CudaError(
           "flashattn: FLASHATTN_SM90_CLUSTER=require: this call cannot take the cluster kernel (it needs head_dim 128 or 256 "
           "tiers with head_dim_v the same, no score "
-          "modifier, dropout, window, varlen or GQA packing, an even count of 128-row query blocks, two consumers, "
+          "modifier, dropout, varlen or GQA packing, an even count of 128-row query blocks, two consumers, "
           "the switches' defaults and a persistent grid)");
     P.cluster = want && ok ? 1 : 0;
     if (P.cluster) P.sm_count &= ~1;  // (pairs: an even grid)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tools/pingpong_model.py [--mutate] [--no-pingpong] [--no-skip] [--skip-no-turn] [--skip-all]
 [--fifo] [--s0-free] [--last-pv-free] [--early-s0] [--self-arrive] [--cluster]
-[--cluster-producer-arrives] [--cluster-whole] [--cluster-idle-no-wait] [--stages S] [--seed N]
-[--trials N]: a model checker for the ping-pong turn rule between the consumer
+[--cluster-producer-arrives] [--cluster-whole] [--cluster-idle-no-wait] [--cluster-no-trail]
+[--cluster-trail-no-wait] [--cluster-trail-before-last-turn] [--stages S] [--seed N] [--trials N]:
+a model checker for the ping-pong turn rule between the consumer
 warpgroups of src/cuda/sm90/fwd_kernel.h (my_turn, hand_over, turns, next_cw, live_consumers and
 the skip of masked key blocks in the consumer part of that file) and for the K and V rings'
 mbarriers (k_full / v_full, k_empty / v_empty; issue_s, issue_pv, release_k, release_v, and the
@@ -82,14 +83,32 @@ Partial pairs (session 65, bench/results/session65/partial-pairs.patch: fwd_kern
 and its `if (idle)` branch): rank 1's tile, the last of a head, may have 64 rows or fewer, so its
 warpgroup 1 is idle (rank 0's tile has both live). In the tile sequences rank 1's tile has L = 1
 or 2 (every combination in the enumerated ones, half of the random ones' tiles; --cluster-whole:
-L = 2 always, the model before session 65, same output). An idle warpgroup takes no turns (with
-one live warpgroup there are none) and, for each key block of the walk in order, waits on its K
-and V full barriers with the use's parity itself, then releases it in both CTAs (pass_block: the
-producer arrives for nobody), concurrently with the live warpgroup's walk. Its live warpgroup 0
-skips nothing (the last live one; no turns). Mutation it must refute: --cluster-idle-no-wait, the
-idle warpgroup releasing each use without waiting on its full barriers: it runs ahead of the ring
-and arrives on an empty barrier for a use whose previous phase has not completed (an ERROR above:
-the arrival would count in the wrong phase).
+L = 2 always; with --cluster-no-trail the model before session 65, same output). An idle
+warpgroup takes no turns (with one live warpgroup there are none) and, for each key block of the
+walk in order, waits on its K and V full barriers with the use's parity itself, then releases it
+in both CTAs (pass_block: the producer arrives for nobody), concurrently with the live
+warpgroup's walk. Its live warpgroup 0 skips nothing (the last live one; no turns). Mutation it
+must refute: --cluster-idle-no-wait, the idle warpgroup releasing each use without waiting on its
+full barriers: it runs ahead of the ring and arrives on an empty barrier for a use whose previous
+phase has not completed (an ERROR above: the arrival would count in the wrong phase).
+Trailing passes (session 66, sliding windows): under a window rank 1's rows (the pair's upper 128
+query rows) do not see the pair walk's last `trail` key blocks (the walk runs from the highest key
+block down; rank 0's rows see lower keys; rank 0's trail is 0, and its `lead` and rank 1's trail
+may come in one pair tile). In rank 1 each live warpgroup walks the first n_count - trail uses with
+its turns as above (its own skips over that walk: fwd90_skip_blocks' 0 .. n_count - trail - 1 for
+every live warpgroup but the last), then, after its walk's last turn (the last P V's) and outside
+the turns, passes over the trailing uses in order as pass_block does: waits on their K and V full
+barriers and releases them in both CTAs (the producer arrives for nobody). An idle warpgroup passes
+over the whole walk as before; --early-s0's run is 0 after a tile with a trail. A tile is
+(n_count, live, skips, trail): trail 0 .. n_count - 1 (0 where n_count < 2), every value in the
+enumerated sequences, 1 .. n_count - 1 in about half of the random ones' tiles of n_count >= 2
+(--cluster-no-trail: 0 always, the model before session 66, same output). Mutations it must
+refute: --cluster-trail-no-wait, the trailing passes releasing without waiting on the full
+barriers (an arrival outside its phase, as --cluster-idle-no-wait);
+--cluster-trail-before-last-turn, the passes taken before the walk's last turn: that turn's P V is
+where the warpgroup waits on v_full for the walk's last use, so the trailing use S later on that
+stage (trail >= S) is waited on while that phase may be incomplete (a stale parity wait on
+v_full).
 
 Prints one line per K; exit 0 if every run passed, else 1.
 """
@@ -117,6 +136,9 @@ class Rules:
     cluster_producer_arrives = False  # mutation: the cluster with the one-CTA kernel's skip rule
     cluster_whole = False  # --cluster: rank 1's tiles always whole (no idle warpgroup; before session 65)
     cluster_idle_no_wait = False  # mutation: --cluster's idle warpgroup releases its uses without waiting
+    cluster_no_trail = False  # --cluster: rank 1's trail always 0 (no trailing passes; before session 66)
+    cluster_trail_no_wait = False  # mutation: the trailing passes release without waiting on the full barriers
+    cluster_trail_early = False  # mutation: the trailing passes before the walk's last turn (its last P V's)
 
 
 def pass_use(j, t):
@@ -139,7 +161,16 @@ def program(cw, K, tiles, R):
         ops.append(("arrive", 1, -1))  # warpgroup 0 goes first
     u = 0
     run = 0  # --early-s0: the trailing uses (ending at u - 1) whose K and V this warpgroup waited on
-    for t, (n_count, live, skips) in enumerate(tiles):
+    for t, tile in enumerate(tiles):
+        n_count, live, skips = tile[:3]
+        # --cluster: rank 1's trailing uses (the pair walk's last `trail`, which its rows do not see):
+        # a live warpgroup walks the first n_count - trail with its turns, then passes over these
+        trail = tile[3] if len(tile) > 3 else 0
+
+        def trailing(v):  # the passes over uses v .. v + trail - 1 (--cluster-trail-no-wait: no waits)
+            return [op for j in range(v, v + trail)
+                    for op in (pass_use(j, t)[2:] if R.cluster_trail_no_wait else pass_use(j, t))]
+
         turns = R.pingpong and live > 1
         next_cw = (cw + 1) % K if R.mutate else (cw + 1 if cw + 1 < live else 0)
         if cw >= live or n_count == 0:
@@ -152,7 +183,7 @@ def program(cw, K, tiles, R):
                 run = 0
             continue
         skip = skips[cw] if turns else 0
-        n = n_count
+        n = n_count - trail
         # --early-s0: S_0 issued (and its softmax done) before the S_0 turn, where this warpgroup
         # waited on the ring's last S uses itself (so the stage's previous phase has completed).
         early = R.early_s0 and turns and skip == 0 and run >= min(S, u)
@@ -171,6 +202,8 @@ def program(cw, K, tiles, R):
             u += s
             n -= s
             if n == 0:
+                ops += trailing(u)  # (never: rank 1's walk keeps its last use; rank 0's trail is 0)
+                u += trail
                 continue
         if early:
             ops.append(("wait", ("k", u), t))
@@ -178,6 +211,8 @@ def program(cw, K, tiles, R):
         for i in range(n + 1):  # turn i: S_i (i < n) and P V_{i-1}
             # --s0-free / --last-pv-free: S_0 / the last P V outside the turns
             in_turn = turns and not (R.s0_free and i == 0) and not (R.last_pv_free and i == n)
+            if R.cluster_trail_early and i == n:  # mutation: the trailing passes before the last turn
+                ops += trailing(u + n)
             if in_turn:
                 ops.append(("sync", 1 + cw, t))
             if early and i == 0:  # (S_0 done above: an empty turn)
@@ -195,6 +230,11 @@ def program(cw, K, tiles, R):
                 ops.append(("rel", ("v", u + i - 1), t))
         u += n
         run += n
+        if trail > 0:  # rank 1's trailing passes, after the walk's last turn (outside the turns)
+            if not R.cluster_trail_early:
+                ops += trailing(u)
+            u += trail
+            run = 0  # (the kernel's conservative rule after a tile with a trail)
     if R.pingpong and K > 1 and cw == 0:
         ops.append(("sync", 1, len(tiles)))  # the turn handed to warpgroup 0 last
     return ops
@@ -215,7 +255,7 @@ def producer(K, tiles):
     load: with --cluster a half multicast into both CTAs, each half landing later)."""
     ops = []
     u = 0
-    for t, (n_count, live, skips) in enumerate(tiles):
+    for t, (n_count, live, skips, *_) in enumerate(tiles):
         for i in range(n_count):
             for r in ("k", "v"):
                 if u >= S:
@@ -350,7 +390,7 @@ def simulate(K, tiles, R, rng):
     left = [f"bar{b}={pending[c][b]}" for c in range(C) for b in range(1, K + 1) if pending[c][b]]
     if left:
         return "arrivals left pending at the end: " + ", ".join(left), trace
-    uses = sum(n for n, _, _ in per_cta[0])
+    uses = sum(tile[0] for tile in per_cta[0])
     want = [len(range(s, uses, S)) for s in range(S)]
     for c in range(C):
         for r in "kv":
@@ -368,13 +408,14 @@ def skip_counts(n, live, K, R, rng):
     return tuple(rng.randint(0, top) if w < live - 1 else 0 for w in range(K))
 
 
-def pair_skips(n, K, R, rng, live1=None):
+def pair_skips(n, K, R, rng, live1=None, trail=0):
     """--cluster: a pair's skip counts, (rank 0's, rank 1's), over the pair's walk of n key blocks
     (the union of its tiles' walks; rank 0's tile has every warpgroup live, rank 1's live1: K, or
     1 where it is a head's last with 64 rows or fewer). Each rank's own skips as fwd90_skip_blocks
     forms them (every live warpgroup but the last 0 .. its walk's length - 1; none with one live);
     rank 0's walk is shorter by lead = 0 .. n blocks at its start (under a causal mask its rows see
-    fewer keys; lead = n: none at all), which each of its warpgroups skips first."""
+    fewer keys; lead = n: none at all), which each of its warpgroups skips first. Rank 1's own skips
+    are over its own walk, the pair's first n - trail blocks (trail: its trailing passes)."""
     live1 = K if live1 is None else live1
     if not R.skip or not R.pingpong or K == 1 or n == 0:
         return (0,) * K, (0,) * K
@@ -384,29 +425,43 @@ def pair_skips(n, K, R, rng, live1=None):
 
     lead = rng.randint(0, n)
     rank0 = (n,) * K if lead == n else tuple(lead + x for x in own(n - lead, K))
-    return rank0, own(n, live1)
+    return rank0, own(n - trail, live1)
 
 
 def sequences(K, trials, R, rng):
     """Every sequence of up to 3 tiles with n_count 0..2 (twice, with random skip counts), then
     `trials` random ones. --cluster: a sequence per CTA (pair_skips); `live` is rank 1's (1: its
-    warpgroup 1 idle; --cluster-whole: K always), rank 0's tiles have every warpgroup live."""
+    warpgroup 1 idle; --cluster-whole: K always), rank 0's tiles have every warpgroup live; a tile
+    is (n_count, live, skips, trail), trail rank 1's trailing uses (rank 0's: 0), every trail
+    0 .. n_count - 1 in the enumerated sequences, in the random ones 1 .. n_count - 1 in about half
+    of the tiles with n_count >= 2 (--cluster-no-trail: 0 always, the draws as before)."""
+    trails = R.cluster and not R.cluster_no_trail
+
     def tiles_of(seq):
         if not R.cluster:
             return [(n, live, skip_counts(n, live, K, R, rng)) for n, live in seq]
-        lives = [K if R.cluster_whole else live for _, live in seq]
-        pairs = [pair_skips(n, K, R, rng, live1) for (n, _), live1 in zip(seq, lives)]
-        return [[(n, K if c == 0 else live1, sk[c]) for (n, _), live1, sk in zip(seq, lives, pairs)]
-                for c in range(2)]
+        lives = [K if R.cluster_whole else x[1] for x in seq]
+        trail = [x[2] if len(x) > 2 else 0 for x in seq]
+        pairs = [pair_skips(x[0], K, R, rng, live1, tr) for x, live1, tr in zip(seq, lives, trail)]
+        return [[(x[0], K if c == 0 else live1, sk[c], 0 if c == 0 else tr)
+                 for x, live1, sk, tr in zip(seq, lives, pairs, trail)] for c in range(2)]
+
+    def draw_trail(n):
+        return rng.randint(1, n - 1) if n >= 2 and rng.random() < 0.5 else 0
 
     cluster_lives = (K,) if R.cluster_whole else (1, K)  # rank 1's (the cluster kernel: K = 2)
     kinds = [(n, live) for n in range(3) for live in (range(1, K + 1) if not R.cluster else cluster_lives)]
+    if trails:
+        kinds = [(n, live, tr) for n, live in kinds for tr in range(max(n, 1))]
     for length in range(1, 4):
         for seq in itertools.product(kinds, repeat=length):
             for _ in range(2):
                 yield tiles_of(seq)
     for _ in range(trials):
-        yield tiles_of([(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))])
+        seq = [(rng.randint(0, 4), rng.randint(1, K)) for _ in range(rng.randint(1, 6))]
+        if trails:
+            seq = [(n, live, draw_trail(n)) for n, live in seq]
+        yield tiles_of(seq)
 
 
 def check(K, trials, R, rng):
@@ -445,6 +500,12 @@ def main():
                     help="--cluster with rank 1's tiles always whole (no idle warpgroup: the model before session 65)")
     ap.add_argument("--cluster-idle-no-wait", action="store_true",
                     help="mutation: --cluster with the idle warpgroup releasing its uses without waiting on them")
+    ap.add_argument("--cluster-no-trail", action="store_true",
+                    help="--cluster with rank 1's trail always 0 (no trailing passes: the model before session 66)")
+    ap.add_argument("--cluster-trail-no-wait", action="store_true",
+                    help="mutation: --cluster with rank 1's trailing passes releasing without waiting on them")
+    ap.add_argument("--cluster-trail-before-last-turn", action="store_true",
+                    help="mutation: --cluster with rank 1's trailing passes before its walk's last turn")
     ap.add_argument("--stages", type=int, default=2, help="K/V ring stages (config.h fwd90_stages)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=3000, help="random tile sequences per K")
@@ -457,8 +518,12 @@ def main():
     R.early_s0, R.last_pv_free = args.early_s0, args.last_pv_free
     Rules.self_arrive = R.self_arrive = args.self_arrive
     Rules.cluster = R.cluster = (args.cluster or args.cluster_producer_arrives or args.cluster_whole
-                                 or args.cluster_idle_no_wait)
+                                 or args.cluster_idle_no_wait or args.cluster_no_trail
+                                 or args.cluster_trail_no_wait or args.cluster_trail_before_last_turn)
     R.cluster_whole, R.cluster_idle_no_wait = args.cluster_whole, args.cluster_idle_no_wait
+    R.cluster_no_trail = args.cluster_no_trail
+    R.cluster_trail_no_wait = args.cluster_trail_no_wait
+    R.cluster_trail_early = args.cluster_trail_before_last_turn
     Rules.cluster_producer_arrives = R.cluster_producer_arrives = args.cluster_producer_arrives
     rng = random.Random(args.seed)
     ok = True
@@ -473,7 +538,11 @@ def main():
                                          ("a cluster of two on pairs' walks", R.cluster),
                                          ("rank 1's tiles whole", R.cluster and R.cluster_whole),
                                          ("the producer arrives for skippers in both CTAs", R.cluster_producer_arrives),
-                                         ("idle warpgroups release without waiting", R.cluster_idle_no_wait)]
+                                         ("idle warpgroups release without waiting", R.cluster_idle_no_wait),
+                                         ("rank 1's trailing blocks passed after its walk",
+                                          R.cluster and not R.cluster_no_trail),
+                                         ("trailing passes release without waiting", R.cluster_trail_no_wait),
+                                         ("trailing passes before the walk's last turn", R.cluster_trail_early)]
                          if on)
         verdict = "PASS" if failures == 0 else f"FAIL ({failures} failing runs)"
         print(f"K={K} S={S} rule{' (' + rule + ')' if rule else ''}: {nseq} tile sequences x {INTERLEAVINGS} "
@@ -481,7 +550,8 @@ def main():
         if first is not None:
             ok = False
             tiles, what, trace = first
-            print(f"  counterexample: tiles (n_count, live, skips) = {tiles}: {what}")
+            fields = "n_count, live, skips, trail" if R.cluster else "n_count, live, skips"
+            print(f"  counterexample: tiles ({fields}) = {tiles}: {what}")
             print("  trace: " + ("; ".join(trace) or "(none: the wait is the first operation of the run)"))
     return 0 if ok else 1
 

@@ -74,7 +74,8 @@ struct TileInfo90 {
   int all_lo, all_hi;  // keys every row of the tile sees (Mask::common_key_range)
   int q_row;         // the tile's first row in the tensor maps (sequence start + m0)
   int seqlen_q, seqlen_k;
-  int skip;          // key blocks each consumer warpgroup skips at the walk's start (fwd90_skip_blocks)
+  int skip;          // key blocks each consumer warpgroup skips at the walk's start (fwd90_skip_blocks);
+                     // kCluster: and those every warpgroup passes over at its end (fwd90_trail_field)
   int64_t row_begin_q;  // the sequence's first row (varlen)
 };
 static_assert(sizeof(TileInfo90) == 64, "TileInfo90: 64 bytes");

@@ -183,7 +183,8 @@ struct FwdParams90 {
   // and V block's rows into both CTAs' stage by TMA multicast (fwd_kernel kCluster): half the K/V
   // bytes an SM takes from L2 (bench/NOTES.md session 62: half of them measured +3.5-4.4%
   // sustained at d128). The launcher decides (launch.cu: by default head_dim 128 and 256 over 512
-  // keys, causal over 1024); tma_k / tma_v are then built with boxes of block_n / 2 rows.
+  // keys, causal over 1024, a left window over 2048 of its keys); tma_k / tma_v are then built
+  // with boxes of block_n / 2 rows.
   int cluster = 0;
 #ifdef FLASHATTN_SM90_TRACE
   uint32_t* trace = nullptr;  // kTraceWords (above)

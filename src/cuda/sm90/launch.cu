@@ -232,11 +232,10 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // plain kernel on two consumers with the switches' defaults, no varlen or GQA packing, a
   // persistent grid, and query blocks in pairs within a head (an even count of 128-row blocks).
   // Under a causal mask or a window the pair walks the union of its tiles' key blocks, rank 0
-  // passing over the extra ones at the walk's start, rank 1 (a window) those at its end
+  // passing over the extra ones at the walk's start, rank 1 (a left window) those at its end
   // (fwd_kernel.h). Its units are pairs of tiles on clusters, with the one-CTA kernel's schedule
   // (tickets, a stream-K tail over pairs; launch.h). By default over 512 keys, under a causal mask
-  // over 1024, under a window bounded on both sides where its width and the tile's rows span over
-  // 512 keys (the width of a walk, as without a mask). Session 64 (H100, 2 rounds,
+  // over 1024, under a left window only over 2048 of its keys (below). Session 64 (H100, 2 rounds,
   // TFLOP/s the pair schedule / the pairs' static rounds / one CTA): head_dim 128 1k 603 / 612 /
   // 597, 2k 677 / 675 / 668, 4k 718 / 702 / 702, 8k 742 / 728 / 724, 16k 724 / 710 / 710. So up to
   // 1024 keys the pairs take static rounds at head_dim 128 (no tickets, no tail; session 62 call 5:
@@ -257,13 +256,21 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
     // seqlen_q are the one-CTA kernel's: Q read as zeros, O and the LSE not written; a warpgroup
     // with none of its rows there idle, passing over the walk's blocks: fwd_kernel.h pass_block).
     const bool pair_rows = (p.max_seqlen_q + block_m - 1) / block_m % 2 == 0;
-    // The keys a tile's walk spans: a window bounded on both sides (causal is right 0) spans its
-    // width and the tile's rows, every tile about the same (as without a mask: over 512); with
-    // one side open the walks grow along the diagonal (as causal: over 1024).
-    const int64_t wl = P.p.window_left, wr = p.causal ? 0 : P.p.window_right;
-    const bool both = wl >= 0 && wr >= 0;
-    const int64_t span = both ? std::min<int64_t>(p.max_seqlen_k, wl + wr + 1 + block_m) : p.max_seqlen_k;
-    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r' : span > (!both && (wl >= 0 || wr >= 0) ? 1024 : 512);
+    // By default without a mask over 512 keys; where the rows' first keys are 0 (causal, a window
+    // open on the left) over 1024; where a left window cuts them (rank 1 passes over the walk's
+    // last blocks) only a wide one: its width (right side 0 if open) over 2048 keys. A side
+    // reaching past every key is open. Session 66 (H100, TFLOP/s the cluster / one CTA, causal with
+    // a left window of 1024 / 1536 / 2048 / 3072 / 4096 keys): head_dim 128 8k 515 / 538, 584 /
+    // 578, 619 / 588, 652 / 613, 673 / 627; 16k 523 / 539, 588 / 593, 623 / 622, 660 / 644, 682 /
+    // 652; head_dim 256 16k 539 / 558, 607 / 627, 655 / 661, 716 / 712 (8k at 4096: 733 / 707);
+    // without a mask, 4096 on the left only, head_dim 128 8k 713 / 683; at 256 forced 254 / 300.
+    const int64_t sk = p.max_seqlen_k;
+    const int64_t wl = P.p.window_left >= 0 && P.p.window_left < sk ? P.p.window_left : -1;
+    const int64_t wr_in = p.causal ? 0 : P.p.window_right;
+    const int64_t wr = wr_in >= 0 && wr_in < sk ? wr_in : -1;
+    const bool want = cl != nullptr ? cl[0] == '1' || cl[0] == 'r'
+                      : wl >= 0         ? wl + std::max<int64_t>(wr, 0) > 2048
+                                        : sk > (wr >= 0 ? 1024 : 512);
     const bool ok = (kernel.head_dim == 128 || kernel.head_dim == 256) && kernel.head_dim_v == kernel.head_dim &&
                     plain && block_m == 128 && P.pack == 1 && !p.varlen && P.persistent &&
                     !sm90::fwd90_switched(P) && pair_rows && P.sm_count >= 2;
@@ -281,26 +288,28 @@ void sm90_forward(const Problem& p, const KernelEntry& kernel, const Context& co
   // (batch, head) pairs puts about SMs / pairs tiles of each head in flight, each tile streaming
   // its head's K/V: with fewer than two a head (more pairs than half the SMs) the short causal
   // shapes were DRAM bound (2k, head_dim 128: 1.09 GB read; 0.34 GB in groups). Groups of a
-  // quarter of the SMs' count in heads there (about four tiles of a head in flight); between a
-  // quarter and half the SMs, groups of a sixth (about six) where the tiles have 128 rows
-  // (session 15, 64 pairs: head_dim 128 4k +5%, 8k +8%, head_dim 256 2k +12%, 4k +10%; the
-  // 192-row tiles of head_dim 64 read a third fewer bytes a FLOP and lost 2.5% at 8k). Larger
+  // quarter of the SMs' count in heads there (about four tiles of a head in flight); below half
+  // the SMs, groups of a sixteenth (below; session 15 had taken a sixth between a quarter and
+  // half at 128-row tiles, 64 pairs: head_dim 128 4k +5%, 8k +8%, head_dim 256 2k +12%, 4k +10%,
+  // and none at head_dim 64's 192-row tiles, -2.5% at 8k with a sixth). Larger
   // groups keep the longest-first balance: a model of the grid (bench/gpu/causal_order_sim.py)
   // gives 96-99.8% of the ideal makespan on the standard shapes, where groups sized to fit the L2
   // fell to 56-90% at 4k-16k. A cluster's units are pairs of tiles (256 rows, half the K/V bytes
   // an SM): groups of a sixteenth of the SMs (8 on 132; session 65, H100, TFLOP/s groups of 4 / 8
   // / 12 / 16 / 24 / none: causal head_dim 128 8k 703 / 704 / 697 / 692 / 672 / 672, 16k 729 / 720
   // / 716 / 715 / 715 / 713, 4k 654 / 653 / 654 / 652 / 643 / -, head_dim 256 4k 710 / 711 / 708 /
-  // 703 / 680 / 680, 8k 768 / 772 / 761 / - / - / 760). FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of
-  // N; 0: none.
+  // 703 / 680 / 680, 8k 768 / 772 / 761 / - / - / 760). The one-CTA kernel likewise below half
+  // the SMs in pairs (session 66, H100, TFLOP/s groups of 8 / the rule before: sixths over a
+  // quarter of the SMs at 128-row tiles, else none): causal head_dim 128 4k 637 / 625, 8k 676 /
+  // 644, 16k 694 / 685, 4000 617 / 608, 8150 670 / 638; head_dim 256 4k 701 / 656, 8k 758 / 740,
+  // 16k 788 / 788 (8 heads: one group); head_dim 64 8k 539 / 527, 16k 574 / 538 (-1.3% at 4k and
+  // -3.7% at 2k, which keep their quarters). FLASHATTN_SM90_CAUSAL_GROUPS=N: groups of N; 0: none.
   if (p.causal && !p.varlen) {
     const int64_t bh = int64_t(p.batch) * (p.num_heads / P.pack);
     const char* g = std::getenv("FLASHATTN_SM90_CAUSAL_GROUPS");
-    const int64_t group = g != nullptr                                   ? std::atoll(g)
-                          : P.cluster                                    ? std::max(1, sm_count / 16)
-                          : bh > sm_count / 2                            ? std::max(1, sm_count / 4)
-                          : bh > sm_count / 4 && block_m / P.pack <= 128 ? std::max(1, sm_count / 6)
-                                                                         : 0;
+    const int64_t group = g != nullptr                        ? std::atoll(g)
+                          : !P.cluster && bh > sm_count / 2   ? std::max(1, sm_count / 4)
+                                                              : std::max(1, sm_count / 16);
     P.group_heads = group > 0 && group < bh ? int(group) : 0;
   }
   const int box_kv = P.cluster ? block_n / 2 : block_n;

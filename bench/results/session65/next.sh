@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Superseded: session 66 ran bench/results/session66/call1.sh; the patch landed in 88e1e4b and was removed.)
 # Session 66's first device call, prepared in session 65 (bench/NOTES.md "Plan for session 66").
 # Binaries of main with bench/results/session65/partial-pairs.patch applied (a scratch commit:
 # git apply, commit; bench/gpu/pack_bins.sh on a tiers 64;128;256 build: build-carry/bins.tar.xz;
